@@ -1,0 +1,217 @@
+"""Board: the friendly Python face of the jitted position (FEN in/out, UCI moves, perft).
+
+This is glue: it validates input with python-chess, fills the arrays of an
+`engine.position.Position`, and calls the kernels. It does no per-node work.
+"""
+from typing import List, Optional, Tuple
+
+import numpy as np
+
+from engine import movegen, position
+from engine.tables import get_tables
+from engine.types import (
+    BLACK, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, EMPTY, FLAG_CASTLE, FLAG_DOUBLE,
+    FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, GAME_STACK, GEN_ALL, MAX_MOVES, MAX_PLY, NO_SQUARE, PAWN,
+    KING, ST_CASTLE, ST_EP, ST_FULLMOVE, ST_HALFMOVE, ST_SIDE, WHITE,
+)
+
+STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+PIECE_LETTERS = "PNBRQKpnbrqk"
+PROMO_LETTERS = "nbrq"
+SQUARE_NAMES = [f + r for r in "12345678" for f in "abcdefgh"]
+
+
+class FenError(ValueError):
+    """A FEN that TwoBig refuses; the message says what is wrong with it."""
+
+
+def move_to_uci(move: int) -> str:
+    """UCI text of a packed move ('0000' for no move)."""
+    if move == 0:
+        return "0000"
+    frm, to, flag = move & 63, (move >> 6) & 63, move >> 12
+    text = SQUARE_NAMES[frm] + SQUARE_NAMES[to]
+    if flag >= FLAG_PROMO_KNIGHT:
+        text += PROMO_LETTERS[flag - FLAG_PROMO_KNIGHT]
+    return text
+
+
+def _checked_chess_board(fen: str):
+    """Parse and validate a FEN with python-chess; raise FenError naming the problem."""
+    import chess
+
+    fields = fen.split()
+    if not 4 <= len(fields) <= 6:
+        raise FenError(f"FEN must have 6 fields (4 accepted), got {len(fields)}: {fen!r}")
+    try:
+        board = chess.Board(" ".join(fields))
+    except ValueError as exc:
+        raise FenError(f"malformed FEN {fen!r}: {exc}") from None
+    problems = {
+        chess.STATUS_NO_WHITE_KING: "white has no king",
+        chess.STATUS_NO_BLACK_KING: "black has no king",
+        chess.STATUS_TOO_MANY_KINGS: "a side has more than one king",
+        chess.STATUS_TOO_MANY_WHITE_PAWNS: "white has more than 8 pawns",
+        chess.STATUS_TOO_MANY_BLACK_PAWNS: "black has more than 8 pawns",
+        chess.STATUS_PAWNS_ON_BACKRANK: "pawns on the first or eighth rank",
+        chess.STATUS_TOO_MANY_WHITE_PIECES: "white has more than 16 pieces",
+        chess.STATUS_TOO_MANY_BLACK_PIECES: "black has more than 16 pieces",
+        chess.STATUS_BAD_CASTLING_RIGHTS: "castling rights without king and rook at home",
+        chess.STATUS_INVALID_EP_SQUARE: "impossible en-passant square",
+        chess.STATUS_OPPOSITE_CHECK: "the side not to move is in check",
+        chess.STATUS_TOO_MANY_CHECKERS: "more than two pieces give check",
+    }
+    status = board.status()
+    found = [text for flag, text in problems.items() if status & flag]
+    if found:
+        raise FenError(f"illegal position {fen!r}: " + "; ".join(found))
+    return board
+
+
+class Board:
+    """A position with its game history, backed by the jitted arrays."""
+
+    def __init__(self, fen: str = STARTING_FEN):
+        self.T = get_tables()
+        self.P = position.new_position()
+        self._moves = np.zeros(MAX_MOVES * (MAX_PLY + 8), dtype=np.int32)
+        self.set_fen(fen)
+
+    # -- input -------------------------------------------------------------------------
+    def set_fen(self, fen: str) -> None:
+        """Set up a FEN; raise FenError (and keep the old position) if it is refused."""
+        board = _checked_chess_board(fen)
+        self.load_chess_board(board)
+
+    def load_chess_board(self, board) -> None:
+        """Copy a valid python-chess board (its current position, not its move stack)."""
+        import chess
+
+        bb = self.P.bb
+        for colour, is_white in ((WHITE, True), (BLACK, False)):
+            for ptype in range(6):
+                bb[colour * 6 + ptype] = np.uint64(board.pieces_mask(ptype + 1, is_white))
+        rights = board.castling_rights
+        castle = ((CASTLE_WK if rights & chess.BB_H1 else 0) | (CASTLE_WQ if rights & chess.BB_A1 else 0)
+                  | (CASTLE_BK if rights & chess.BB_H8 else 0) | (CASTLE_BQ if rights & chess.BB_A8 else 0))
+        ep = board.ep_square if board.ep_square is not None else NO_SQUARE
+        position.init_from_bitboards(self.P, self.T, WHITE if board.turn else BLACK, castle, ep,
+                                     board.halfmove_clock, board.fullmove_number)
+
+    # -- output ------------------------------------------------------------------------
+    @property
+    def ply(self) -> int:
+        return int(self.P.meta[position.META_PLY])
+
+    def _row(self):
+        return self.P.st[self.ply]
+
+    @property
+    def turn(self) -> int:
+        return int(self._row()[ST_SIDE])
+
+    @property
+    def key(self) -> int:
+        """The Zobrist (Polyglot) key of the current position."""
+        return int(self.P.keys[self.ply])
+
+    def fen(self) -> str:
+        """FEN of the current position; the en-passant square is shown only when a pawn could
+        take (python-chess's en_passant='xfen')."""
+        board = self.P.board
+        ranks = []
+        for rank in range(7, -1, -1):
+            text, gap = "", 0
+            for file in range(8):
+                piece = board[rank * 8 + file]
+                if piece == EMPTY:
+                    gap += 1
+                    continue
+                if gap:
+                    text += str(gap)
+                    gap = 0
+                text += PIECE_LETTERS[piece]
+            ranks.append(text + (str(gap) if gap else ""))
+        row = self._row()
+        castle = "".join(c for bit, c in ((CASTLE_WK, "K"), (CASTLE_WQ, "Q"), (CASTLE_BK, "k"),
+                                           (CASTLE_BQ, "q")) if row[ST_CASTLE] & bit) or "-"
+        ep = SQUARE_NAMES[row[ST_EP]] if row[ST_EP] != NO_SQUARE else "-"
+        side = "w" if row[ST_SIDE] == WHITE else "b"
+        return f"{'/'.join(ranks)} {side} {castle} {ep} {row[ST_HALFMOVE]} {row[ST_FULLMOVE]}"
+
+    def checkers(self) -> List[int]:
+        """Squares of the pieces giving check."""
+        bits = int(position.checkers_of(self.P, self.T))
+        return [sq for sq in range(64) if bits >> sq & 1]
+
+    def in_check(self) -> bool:
+        return bool(position.in_check(self.P, self.T))
+
+    # -- moves -------------------------------------------------------------------------
+    def legal_moves(self) -> List[int]:
+        n = movegen.generate_moves(self.P, self.T, self._moves, 0, GEN_ALL)
+        return [int(m) for m in self._moves[:n]]
+
+    def noisy_moves(self) -> List[int]:
+        from engine.types import GEN_NOISY
+        n = movegen.generate_moves(self.P, self.T, self._moves, 0, GEN_NOISY)
+        return [int(m) for m in self._moves[:n]]
+
+    def parse_uci(self, text: str) -> int:
+        """The legal move written `text`; raise ValueError if it is not legal here."""
+        for move in self.legal_moves():
+            if move_to_uci(move) == text:
+                return move
+        raise ValueError(f"illegal move {text!r} in {self.fen()}")
+
+    def push(self, move: int) -> None:
+        if self.ply >= GAME_STACK - MAX_PLY - 2:
+            self._rebase()
+        position.make_move(self.P, self.T, np.int64(move))
+
+    def push_uci(self, text: str) -> int:
+        move = self.parse_uci(text)
+        self.push(move)
+        return move
+
+    def pop(self) -> None:
+        if self.ply == 0:
+            raise IndexError("no move to take back")
+        position.unmake_move(self.P)
+
+    def _rebase(self) -> None:
+        """Very long games: restart the stack from the current position, keeping the keys
+        of the last 100 plies so that repetitions are still seen."""
+        keep = min(100, self.ply)
+        keys = self.P.keys[self.ply - keep:self.ply + 1].copy()
+        st = self.P.st[self.ply - keep:self.ply + 1].copy()
+        self.P.keys[:keep + 1] = keys
+        self.P.st[:keep + 1] = st
+        self.P.meta[position.META_PLY] = keep
+
+    def repetitions(self) -> int:
+        """Earlier occurrences of the current position in the game."""
+        return int(position.repetitions(self.P, 0))
+
+    # -- perft -------------------------------------------------------------------------
+    def perft(self, depth: int, bulk: bool = True) -> int:
+        if depth <= 0:
+            return 1
+        fn = movegen.perft if bulk else movegen.perft_no_bulk
+        return int(fn(self.P, self.T, np.int64(depth), self._moves, np.int64(0)))
+
+    def divide(self, depth: int) -> List[Tuple[str, int]]:
+        """Leaf counts below each legal move (Stockfish's `go perft` listing)."""
+        out = []
+        for move in self.legal_moves():
+            self.push(move)
+            out.append((move_to_uci(move), self.perft(depth - 1)))
+            self.pop()
+        return out
+
+    def copy(self) -> "Board":
+        other = Board.__new__(Board)
+        other.T = self.T
+        other.P = position.Position(*(a.copy() for a in self.P))
+        other._moves = np.zeros_like(self._moves)
+        return other

@@ -1,0 +1,260 @@
+"""[jit] Strictly legal move generation and perft.
+
+Legality is decided while generating, without making moves:
+  - king moves: the destination must not be attacked with the king lifted off the board
+    (so it cannot hide behind itself along a slider's ray);
+  - double check: only king moves;
+  - single check: other pieces may only capture the checker or block (`check_mask`);
+  - pins: a pinned piece stays on the line through its king and the pinner (`line`);
+  - en passant: played out on the occupancy (two pawns vanish from one rank) and tested
+    for any attack on the king, which covers the discovered-check cases;
+  - castling: rights, empty squares between king and rook, and the king's path unattacked.
+
+Moves are written into a caller-supplied int32 buffer from index `start`; the functions
+return the index after the last move written, so one buffer serves a whole search path.
+"""
+import numpy as np
+
+from engine._jit import jit
+from engine.attacks import (
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+)
+from engine.bitboard import lsb
+from engine.position import attackers_to, is_attacked, make_move, unmake_move, META_PLY
+from engine.types import (
+    ALL_SQUARES, BISHOP, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, FILE_A, FILE_H,
+    FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, FLAG_PROMO_QUEEN, GEN_ALL, KING,
+    KNIGHT, NO_SQUARE, OCC, PAWN, QUEEN, RANK_1, RANK_3, RANK_6, RANK_8, ROOK, ST_CASTLE, ST_EP,
+    ST_SIDE, U0, U1, WHITE,
+)
+
+
+# Move packing: the layout table is in engine/types.py beside the FLAG_* constants.
+@jit
+def pack_move(frm, to, flag):
+    return frm | (to << 6) | (flag << 12)
+
+
+@jit
+def move_from(move):
+    return move & 63
+
+
+@jit
+def move_to(move):
+    return (move >> 6) & 63
+
+
+@jit
+def move_flag(move):
+    return move >> 12
+
+
+@jit
+def _shift(bb, delta):
+    """Shift a bitboard by a signed number of squares (north is positive)."""
+    if delta > 0:
+        return bb << np.uint64(delta)
+    return bb >> np.uint64(-delta)
+
+
+@jit
+def _emit(moves, n, frm, targets):
+    """Write a move from `frm` to each square of `targets`."""
+    while targets:
+        to = lsb(targets)
+        targets &= targets - U1
+        moves[n] = frm | (to << 6)
+        n += 1
+    return n
+
+
+@jit
+def _emit_pawn_set(moves, n, targets, delta, flag, last_rank, quiet_promos_only_queen):
+    """Write the pawn moves that land on `targets`, each coming from `to - delta`.
+    Landings on the last rank become four promotions."""
+    promos = targets & last_rank
+    targets &= ~last_rank
+    while targets:
+        to = lsb(targets)
+        targets &= targets - U1
+        moves[n] = (to - delta) | (to << 6) | (flag << 12)
+        n += 1
+    while promos:
+        to = lsb(promos)
+        promos &= promos - U1
+        base = (to - delta) | (to << 6)
+        for promo_flag in range(FLAG_PROMO_QUEEN, FLAG_PROMO_KNIGHT - 1, -1):
+            moves[n] = base | (promo_flag << 12)
+            n += 1
+    return n
+
+
+@jit
+def _pawn_moves(moves, n, pawns, us, empty, enemies, allowed, noisy):
+    """Pushes, double pushes, captures and promotions of the pawn set `pawns`, landing only
+    on `allowed` squares (check mask, and the pin line for a pinned pawn)."""
+    if us == WHITE:
+        up = 8
+        last_rank = RANK_8
+        double_rank = RANK_3
+    else:
+        up = -8
+        last_rank = RANK_1
+        double_rank = RANK_6
+    single = _shift(pawns, up) & empty
+    if noisy:
+        n = _emit_pawn_set(moves, n, single & allowed & last_rank, up, 0, last_rank, False)
+    else:
+        double = _shift(single & double_rank, up) & empty & allowed
+        n = _emit_pawn_set(moves, n, single & allowed, up, 0, last_rank, False)
+        n = _emit_pawn_set(moves, n, double, 2 * up, FLAG_DOUBLE, last_rank, False)
+    # Captures towards the a-file and towards the h-file.
+    west = _shift(pawns & ~FILE_A, up - 1) & enemies & allowed
+    east = _shift(pawns & ~FILE_H, up + 1) & enemies & allowed
+    n = _emit_pawn_set(moves, n, west, up - 1, 0, last_rank, False)
+    n = _emit_pawn_set(moves, n, east, up + 1, 0, last_rank, False)
+    return n
+
+
+@jit
+def generate_moves(P, T, moves, start, mode):
+    """Write every legal move (mode GEN_ALL) or every legal capture and promotion (GEN_NOISY)
+    of the side to move into moves[start:]; return the end index."""
+    bb = P.bb
+    row = P.st[P.meta[META_PLY]]
+    us = row[ST_SIDE]
+    them = us ^ 1
+    own = bb[OCC + us]
+    enemies = bb[OCC + them]
+    occ = own | enemies
+    noisy = mode != GEN_ALL
+    ksq = lsb(bb[us * 6 + KING])
+    king_bit = U1 << np.uint64(ksq)
+    n = start
+
+    # King moves, tested with the king lifted off the board.
+    targets = king_attacks(T, ksq) & (enemies if noisy else ~own)
+    occ_without_king = occ ^ king_bit
+    while targets:
+        to = lsb(targets)
+        targets &= targets - U1
+        if not is_attacked(T, bb, to, them, occ_without_king):
+            moves[n] = ksq | (to << 6)
+            n += 1
+
+    checkers = attackers_to(T, bb, ksq, occ) & enemies
+    if checkers & (checkers - U1):
+        return n  # double check: the king must move
+    check_mask = ALL_SQUARES
+    if checkers:
+        check_mask = checkers | between(T, ksq, lsb(checkers))
+
+    # Pinned pieces: our lone blocker between the king and an enemy slider on its line.
+    pinned = U0
+    snipers = ((rook_attacks(T, ksq, enemies) & (bb[them * 6 + ROOK] | bb[them * 6 + QUEEN]))
+               | (bishop_attacks(T, ksq, enemies)
+                  & (bb[them * 6 + BISHOP] | bb[them * 6 + QUEEN])))
+    while snipers:
+        s = lsb(snipers)
+        snipers &= snipers - U1
+        blockers = between(T, ksq, s) & occ
+        if blockers and not (blockers & (blockers - U1)) and (blockers & own):
+            pinned |= blockers
+
+    targets = (enemies if noisy else ~own) & check_mask
+
+    pieces = bb[us * 6 + KNIGHT] & ~pinned  # a pinned knight can never move
+    while pieces:
+        sq = lsb(pieces)
+        pieces &= pieces - U1
+        n = _emit(moves, n, sq, knight_attacks(T, sq) & targets)
+
+    pieces = bb[us * 6 + BISHOP] | bb[us * 6 + QUEEN]
+    while pieces:
+        sq = lsb(pieces)
+        pieces &= pieces - U1
+        att = bishop_attacks(T, sq, occ) & targets
+        if pinned & (U1 << np.uint64(sq)):
+            att &= line(T, ksq, sq)
+        n = _emit(moves, n, sq, att)
+
+    pieces = bb[us * 6 + ROOK] | bb[us * 6 + QUEEN]
+    while pieces:
+        sq = lsb(pieces)
+        pieces &= pieces - U1
+        att = rook_attacks(T, sq, occ) & targets
+        if pinned & (U1 << np.uint64(sq)):
+            att &= line(T, ksq, sq)
+        n = _emit(moves, n, sq, att)
+
+    pawns = bb[us * 6 + PAWN]
+    empty = ~occ
+    n = _pawn_moves(moves, n, pawns & ~pinned, us, empty, enemies, check_mask, noisy)
+    pinned_pawns = pawns & pinned
+    while pinned_pawns:
+        sq = lsb(pinned_pawns)
+        pinned_pawns &= pinned_pawns - U1
+        n = _pawn_moves(moves, n, U1 << np.uint64(sq), us, empty, enemies,
+                        check_mask & line(T, ksq, sq), noisy)
+
+    ep = row[ST_EP]
+    if ep != NO_SQUARE:
+        victim = ep - 8 if us == WHITE else ep + 8
+        victim_bit = U1 << np.uint64(victim)
+        takers = pawn_attacks(T, them, ep) & pawns
+        while takers:
+            sq = lsb(takers)
+            takers &= takers - U1
+            after = (occ ^ (U1 << np.uint64(sq)) ^ victim_bit) | (U1 << np.uint64(ep))
+            if not (attackers_to(T, bb, ksq, after) & enemies & ~victim_bit):
+                moves[n] = sq | (ep << 6) | (FLAG_EN_PASSANT << 12)
+                n += 1
+
+    if not noisy and not checkers:
+        rights = row[ST_CASTLE]
+        if us == WHITE:
+            short_right = rights & CASTLE_WK
+            long_right = rights & CASTLE_WQ
+        else:
+            short_right = rights & CASTLE_BK
+            long_right = rights & CASTLE_BQ
+        if short_right and not (occ & (np.uint64(0x60) << np.uint64(56 * us))):
+            if (not is_attacked(T, bb, ksq + 1, them, occ)
+                    and not is_attacked(T, bb, ksq + 2, them, occ)):
+                moves[n] = ksq | ((ksq + 2) << 6) | (FLAG_CASTLE << 12)
+                n += 1
+        if long_right and not (occ & (np.uint64(0x0E) << np.uint64(56 * us))):
+            if (not is_attacked(T, bb, ksq - 1, them, occ)
+                    and not is_attacked(T, bb, ksq - 2, them, occ)):
+                moves[n] = ksq | ((ksq - 2) << 6) | (FLAG_CASTLE << 12)
+                n += 1
+    return n
+
+
+@jit
+def perft(P, T, depth, moves, start):
+    """Leaf count to `depth` (>= 1), bulk-counting the last ply from the move list."""
+    end = generate_moves(P, T, moves, start, GEN_ALL)
+    if depth <= 1:
+        return np.int64(end - start)
+    total = np.int64(0)
+    for i in range(start, end):
+        make_move(P, T, moves[i])
+        total += perft(P, T, depth - 1, moves, end)
+        unmake_move(P)
+    return total
+
+
+@jit
+def perft_no_bulk(P, T, depth, moves, start):
+    """Leaf count to `depth` making and unmaking every move, the last ply included."""
+    if depth == 0:
+        return np.int64(1)
+    end = generate_moves(P, T, moves, start, GEN_ALL)
+    total = np.int64(0)
+    for i in range(start, end):
+        make_move(P, T, moves[i])
+        total += perft_no_bulk(P, T, depth - 1, moves, end)
+        unmake_move(P)
+    return total

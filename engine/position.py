@@ -1,0 +1,371 @@
+"""[jit] The board: bitboards, mailbox, state stack; make/unmake, attacks, checks, repetition.
+
+A position is a `Position` namedtuple of flat numpy arrays:
+
+  bb     uint64[14]                one bitboard per piece (colour * 6 + type), then the
+                                   occupancy of white (bb[12]) and of black (bb[13])
+  board  int8[64]                  mailbox: the piece on each square, EMPTY where none
+  st     int64[GAME_STACK, ST_LEN] state stack, one row per ply (fields ST_* in engine.types)
+  keys   uint64[GAME_STACK]        Zobrist key of each row (its own array: keys are uint64)
+  meta   int64[2]                  meta[0]: the current row (plies made since the root FEN)
+
+make_move copies the current state row forward and updates bitboards and mailbox in place;
+unmake_move restores the pieces from the move and captured piece stored in the row and
+steps back one row, so castling rights, en passant, clocks, key and evaluation sums come
+back for free. The key and the evaluation sums are updated incrementally in make_move.
+"""
+import collections
+
+import numpy as np
+
+from engine._jit import jit
+from engine.attacks import (
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+)
+from engine.bitboard import lsb
+from engine.eval import phase_weight, pst_eg, pst_mg
+from engine.zobrist import castle_key, ep_key, full_key, piece_key, side_key
+from engine.types import (
+    BISHOP, BLACK, EMPTY, FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, GAME_STACK,
+    KING, KNIGHT, NO_MOVE, NO_SQUARE, N_BB, OCC, PAWN, QUEEN, ROOK, ST_CAPTURED, ST_CASTLE, ST_EG,
+    ST_EP, ST_FULLMOVE, ST_HALFMOVE, ST_LEN, ST_MG, ST_MOVE, ST_NULL_DIST, ST_PHASE, ST_SIDE, U0,
+    U1, I_CASTLE_KEEP, WHITE,
+)
+
+Position = collections.namedtuple("Position", "bb board st keys meta")
+
+META_PLY = 0
+
+
+def new_position():
+    """Empty arrays for one position (filled by engine.board from a FEN)."""
+    return Position(
+        bb=np.zeros(N_BB, dtype=np.uint64),
+        board=np.full(64, EMPTY, dtype=np.int8),
+        st=np.zeros((GAME_STACK, ST_LEN), dtype=np.int64),
+        keys=np.zeros(GAME_STACK, dtype=np.uint64),
+        meta=np.zeros(2, dtype=np.int64),
+    )
+
+
+@jit
+def castle_keep(T, sq):
+    """Castling rights that survive a move from or to sq."""
+    return T.i[I_CASTLE_KEEP + sq]
+
+
+@jit
+def attackers_to(T, bb, sq, occ):
+    """Pieces of both colours attacking sq, with sliders seeing through nothing but occ."""
+    bishops_queens = bb[BISHOP] | bb[QUEEN] | bb[6 + BISHOP] | bb[6 + QUEEN]
+    rooks_queens = bb[ROOK] | bb[QUEEN] | bb[6 + ROOK] | bb[6 + QUEEN]
+    return ((pawn_attacks(T, BLACK, sq) & bb[PAWN])
+            | (pawn_attacks(T, WHITE, sq) & bb[6 + PAWN])
+            | (knight_attacks(T, sq) & (bb[KNIGHT] | bb[6 + KNIGHT]))
+            | (king_attacks(T, sq) & (bb[KING] | bb[6 + KING]))
+            | (bishop_attacks(T, sq, occ) & bishops_queens)
+            | (rook_attacks(T, sq, occ) & rooks_queens))
+
+
+@jit
+def is_attacked(T, bb, sq, by, occ):
+    """Whether colour `by` attacks sq given occupancy occ."""
+    base = by * 6
+    if pawn_attacks(T, by ^ 1, sq) & bb[base + PAWN]:
+        return True
+    if knight_attacks(T, sq) & bb[base + KNIGHT]:
+        return True
+    if king_attacks(T, sq) & bb[base + KING]:
+        return True
+    if bishop_attacks(T, sq, occ) & (bb[base + BISHOP] | bb[base + QUEEN]):
+        return True
+    if rook_attacks(T, sq, occ) & (bb[base + ROOK] | bb[base + QUEEN]):
+        return True
+    return False
+
+
+@jit
+def side_to_move(P):
+    return P.st[P.meta[META_PLY], ST_SIDE]
+
+
+@jit
+def current_key(P):
+    return P.keys[P.meta[META_PLY]]
+
+
+@jit
+def king_square(P, colour):
+    return lsb(P.bb[colour * 6 + KING])
+
+
+@jit
+def checkers_of(P, T):
+    """Bitboard of the pieces giving check to the side to move."""
+    us = side_to_move(P)
+    occ = P.bb[OCC] | P.bb[OCC + 1]
+    return attackers_to(T, P.bb, king_square(P, us), occ) & P.bb[OCC + (us ^ 1)]
+
+
+@jit
+def in_check(P, T):
+    us = side_to_move(P)
+    occ = P.bb[OCC] | P.bb[OCC + 1]
+    return is_attacked(T, P.bb, king_square(P, us), us ^ 1, occ)
+
+
+@jit
+def _toggle(P, piece, sq):
+    """Add or remove a piece's bit on sq in its bitboard and its colour's occupancy."""
+    bit = U1 << np.uint64(sq)
+    P.bb[piece] ^= bit
+    P.bb[OCC + (1 if piece >= 6 else 0)] ^= bit
+
+
+@jit
+def _ep_target(T, bb, us, frm, to):
+    """After our double push frm->to: the square passed over if an enemy pawn could take
+    there (Polyglot's condition for hashing the en-passant file), else NO_SQUARE."""
+    passed = (frm + to) >> 1
+    if pawn_attacks(T, us, passed) & bb[(us ^ 1) * 6 + PAWN]:
+        return passed
+    return NO_SQUARE
+
+
+@jit
+def make_move(P, T, move):
+    """Play a legal move: push a state row, update pieces, key and evaluation sums."""
+    bb = P.bb
+    board = P.board
+    ply = P.meta[META_PLY]
+    cur = P.st[ply]
+    nxt = P.st[ply + 1]
+    us = cur[ST_SIDE]
+    them = us ^ 1
+    frm = move & 63
+    to = (move >> 6) & 63
+    flag = move >> 12
+    piece = np.int64(board[frm])
+
+    key = P.keys[ply] ^ side_key(T)
+    mg = cur[ST_MG]
+    eg = cur[ST_EG]
+    phase = cur[ST_PHASE]
+    halfmove = cur[ST_HALFMOVE] + 1
+    if cur[ST_EP] != NO_SQUARE:
+        key ^= ep_key(T, cur[ST_EP])
+    new_ep = NO_SQUARE
+
+    # 1. Capture (the en-passant victim stands behind the target square).
+    cap_sq = to
+    if flag == FLAG_EN_PASSANT:
+        cap_sq = to - 8 if us == WHITE else to + 8
+    captured = np.int64(board[cap_sq])
+    if captured != EMPTY:
+        _toggle(P, captured, cap_sq)
+        board[cap_sq] = EMPTY
+        key ^= piece_key(T, captured, cap_sq)
+        mg -= pst_mg(T, captured, cap_sq)
+        eg -= pst_eg(T, captured, cap_sq)
+        phase -= phase_weight(T, captured)
+        halfmove = 0
+
+    # 2. Move the piece.
+    from_to = (U1 << np.uint64(frm)) | (U1 << np.uint64(to))
+    bb[piece] ^= from_to
+    bb[OCC + us] ^= from_to
+    board[frm] = EMPTY
+    board[to] = piece
+    key ^= piece_key(T, piece, frm) ^ piece_key(T, piece, to)
+    mg += pst_mg(T, piece, to) - pst_mg(T, piece, frm)
+    eg += pst_eg(T, piece, to) - pst_eg(T, piece, frm)
+
+    # 3. Special moves.
+    if piece == us * 6 + PAWN:
+        halfmove = 0
+        if flag == FLAG_DOUBLE:
+            new_ep = _ep_target(T, bb, us, frm, to)
+            if new_ep != NO_SQUARE:
+                key ^= ep_key(T, new_ep)
+        elif flag >= FLAG_PROMO_KNIGHT:
+            promoted = us * 6 + (flag - 3)
+            _toggle(P, piece, to)
+            _toggle(P, promoted, to)
+            board[to] = promoted
+            key ^= piece_key(T, piece, to) ^ piece_key(T, promoted, to)
+            mg += pst_mg(T, promoted, to) - pst_mg(T, piece, to)
+            eg += pst_eg(T, promoted, to) - pst_eg(T, piece, to)
+            phase += phase_weight(T, promoted)
+    elif flag == FLAG_CASTLE:
+        rook = us * 6 + ROOK
+        if to > frm:
+            rook_from = frm + 3
+            rook_to = frm + 1
+        else:
+            rook_from = frm - 4
+            rook_to = frm - 1
+        rook_ft = (U1 << np.uint64(rook_from)) | (U1 << np.uint64(rook_to))
+        bb[rook] ^= rook_ft
+        bb[OCC + us] ^= rook_ft
+        board[rook_from] = EMPTY
+        board[rook_to] = rook
+        key ^= piece_key(T, rook, rook_from) ^ piece_key(T, rook, rook_to)
+        mg += pst_mg(T, rook, rook_to) - pst_mg(T, rook, rook_from)
+        eg += pst_eg(T, rook, rook_to) - pst_eg(T, rook, rook_from)
+
+    # 4. Castling rights lost by moving from or capturing on a king or rook square.
+    castle = cur[ST_CASTLE] & castle_keep(T, frm) & castle_keep(T, to)
+    if castle != cur[ST_CASTLE]:
+        key ^= castle_key(T, cur[ST_CASTLE]) ^ castle_key(T, castle)
+
+    nxt[ST_SIDE] = them
+    nxt[ST_CASTLE] = castle
+    nxt[ST_EP] = new_ep
+    nxt[ST_HALFMOVE] = halfmove
+    nxt[ST_MOVE] = move
+    nxt[ST_CAPTURED] = captured
+    nxt[ST_MG] = mg
+    nxt[ST_EG] = eg
+    nxt[ST_PHASE] = phase
+    nxt[ST_FULLMOVE] = cur[ST_FULLMOVE] + us
+    nxt[ST_NULL_DIST] = cur[ST_NULL_DIST] + 1
+    P.keys[ply + 1] = key
+    P.meta[META_PLY] = ply + 1
+
+
+@jit
+def unmake_move(P):
+    """Take back the last move made with make_move."""
+    bb = P.bb
+    board = P.board
+    ply = P.meta[META_PLY]
+    row = P.st[ply]
+    move = row[ST_MOVE]
+    captured = row[ST_CAPTURED]
+    us = row[ST_SIDE] ^ 1
+    frm = move & 63
+    to = (move >> 6) & 63
+    flag = move >> 12
+    moved = np.int64(board[to])
+    to_bit = U1 << np.uint64(to)
+    from_bit = U1 << np.uint64(frm)
+
+    if flag >= FLAG_PROMO_KNIGHT:
+        pawn = us * 6 + PAWN
+        bb[moved] ^= to_bit
+        bb[pawn] ^= from_bit
+        board[frm] = pawn
+    else:
+        bb[moved] ^= to_bit | from_bit
+        board[frm] = moved
+    bb[OCC + us] ^= to_bit | from_bit
+    board[to] = EMPTY
+
+    if captured != EMPTY:
+        cap_sq = to
+        if flag == FLAG_EN_PASSANT:
+            cap_sq = to - 8 if us == WHITE else to + 8
+        _toggle(P, captured, cap_sq)
+        board[cap_sq] = captured
+    elif flag == FLAG_CASTLE:
+        rook = us * 6 + ROOK
+        if to > frm:
+            rook_from = frm + 3
+            rook_to = frm + 1
+        else:
+            rook_from = frm - 4
+            rook_to = frm - 1
+        rook_ft = (U1 << np.uint64(rook_from)) | (U1 << np.uint64(rook_to))
+        bb[rook] ^= rook_ft
+        bb[OCC + us] ^= rook_ft
+        board[rook_to] = EMPTY
+        board[rook_from] = rook
+    P.meta[META_PLY] = ply - 1
+
+
+@jit
+def make_null(P, T):
+    """Pass the move (for null-move pruning): flip the side, clear en passant."""
+    ply = P.meta[META_PLY]
+    cur = P.st[ply]
+    nxt = P.st[ply + 1]
+    key = P.keys[ply] ^ side_key(T)
+    if cur[ST_EP] != NO_SQUARE:
+        key ^= ep_key(T, cur[ST_EP])
+    for field in range(ST_LEN):
+        nxt[field] = cur[field]
+    nxt[ST_SIDE] = cur[ST_SIDE] ^ 1
+    nxt[ST_EP] = NO_SQUARE
+    nxt[ST_HALFMOVE] = cur[ST_HALFMOVE] + 1
+    nxt[ST_MOVE] = NO_MOVE
+    nxt[ST_CAPTURED] = EMPTY
+    nxt[ST_FULLMOVE] = cur[ST_FULLMOVE] + cur[ST_SIDE]
+    nxt[ST_NULL_DIST] = 0
+    P.keys[ply + 1] = key
+    P.meta[META_PLY] = ply + 1
+
+
+@jit
+def unmake_null(P):
+    P.meta[META_PLY] -= 1
+
+
+@jit
+def repetitions(P, since):
+    """How often the current position occurred before, looking back no further than row
+    `since` (0: the whole game). Only rows with the same side to move and no irreversible
+    move or null move in between can repeat."""
+    ply = P.meta[META_PLY]
+    row = P.st[ply]
+    reach = min(row[ST_HALFMOVE], row[ST_NULL_DIST])
+    stop = max(ply - reach, since)
+    key = P.keys[ply]
+    count = 0
+    i = ply - 4
+    while i >= stop:
+        if P.keys[i] == key:
+            count += 1
+        i -= 2
+    return count
+
+
+@jit
+def init_from_bitboards(P, T, side, castle, ep, halfmove, fullmove):
+    """Complete a position whose 12 piece bitboards are set: occupancy, mailbox, state row 0,
+    key and evaluation sums. `ep` is dropped unless a pawn of the side to move can take."""
+    bb = P.bb
+    bb[OCC] = U0
+    bb[OCC + 1] = U0
+    for sq in range(64):
+        P.board[sq] = EMPTY
+    mg = 0
+    eg = 0
+    phase = 0
+    for piece in range(12):
+        pieces = bb[piece]
+        bb[OCC + (1 if piece >= 6 else 0)] |= pieces
+        while pieces:
+            sq = lsb(pieces)
+            pieces &= pieces - U1
+            P.board[sq] = piece
+            mg += pst_mg(T, piece, sq)
+            eg += pst_eg(T, piece, sq)
+            phase += phase_weight(T, piece)
+    if ep != NO_SQUARE and not (pawn_attacks(T, side ^ 1, ep) & bb[side * 6 + PAWN]):
+        ep = NO_SQUARE
+    row = P.st[0]
+    for field in range(ST_LEN):
+        row[field] = 0
+    row[ST_SIDE] = side
+    row[ST_CASTLE] = castle
+    row[ST_EP] = ep
+    row[ST_HALFMOVE] = halfmove
+    row[ST_MOVE] = NO_MOVE
+    row[ST_CAPTURED] = EMPTY
+    row[ST_MG] = mg
+    row[ST_EG] = eg
+    row[ST_PHASE] = phase
+    row[ST_FULLMOVE] = fullmove
+    row[ST_NULL_DIST] = halfmove
+    P.meta[META_PLY] = 0
+    P.keys[0] = full_key(T, P.board, row)

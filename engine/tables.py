@@ -1,0 +1,52 @@
+"""The read-only tables every jitted kernel takes as its `T` argument, built once per process.
+
+`Tables(u, i)` holds two flat arrays (layout and the reason for it in engine.types): the
+uint64 one has the attack tables (engine.attacks) and the Zobrist keys (engine.zobrist,
+from python-chess's copy of the Polyglot random array); the int64 one has the PeSTO
+piece-square tables (engine.pst), phase weights and castling-rights masks.
+"""
+import collections
+import functools
+
+import numpy as np
+
+from engine.attacks import fill_attack_tables
+from engine.pst import PHASE_INC, build_pst
+from engine.types import (
+    CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, I_CASTLE_KEEP, I_PHASE, I_PST_EG, I_PST_MG, I_SIZE,
+    U_SIZE,
+)
+from engine.zobrist import fill_zobrist_tables
+
+Tables = collections.namedtuple("Tables", "u i")
+
+
+def _castle_keep():
+    """Rights kept when a move starts or ends on each square (king and rook home squares)."""
+    keep = np.full(64, 15, dtype=np.int64)
+    keep[4] = 15 & ~(CASTLE_WK | CASTLE_WQ)    # e1
+    keep[7] = 15 & ~CASTLE_WK                  # h1
+    keep[0] = 15 & ~CASTLE_WQ                  # a1
+    keep[60] = 15 & ~(CASTLE_BK | CASTLE_BQ)   # e8
+    keep[63] = 15 & ~CASTLE_BK                 # h8
+    keep[56] = 15 & ~CASTLE_BQ                 # a8
+    return keep
+
+
+@functools.lru_cache(maxsize=1)
+def get_tables() -> Tables:
+    """The process-wide Tables (built on first use)."""
+    import chess.polyglot  # python-chess holds the Polyglot random array
+
+    u = np.zeros(U_SIZE, dtype=np.uint64)
+    fill_attack_tables(u)
+    fill_zobrist_tables(u, chess.polyglot.POLYGLOT_RANDOM_ARRAY)
+    i = np.zeros(I_SIZE, dtype=np.int64)
+    pst_mg, pst_eg = build_pst()
+    i[I_PST_MG:I_PST_MG + 768] = pst_mg.ravel()
+    i[I_PST_EG:I_PST_EG + 768] = pst_eg.ravel()
+    i[I_PHASE:I_PHASE + 12] = PHASE_INC + PHASE_INC   # by piece; EMPTY (12) stays 0
+    i[I_CASTLE_KEEP:I_CASTLE_KEEP + 64] = _castle_keep()
+    u.flags.writeable = False
+    i.flags.writeable = False
+    return Tables(u, i)

@@ -1,0 +1,157 @@
+"""Constants shared by every module: colours, pieces, squares, the move layout, limits, scores.
+
+Plain module-level ints are compile-time constants for numba. Bitboard constants are
+np.uint64 so that bitboard arithmetic never leaves uint64 (an int64 literal mixed into a
+uint64 expression makes numba pick int64 or float64).
+"""
+import numpy as np
+
+# Type aliases for readers (numba does not check them).
+Square = int      # 0 = a1, 1 = b1, ..., 63 = h8 (python-chess numbering)
+Bitboard = np.uint64
+Move = int        # see the move layout below
+
+WHITE = 0
+BLACK = 1
+
+PAWN = 0
+KNIGHT = 1
+BISHOP = 2
+ROOK = 3
+QUEEN = 4
+KING = 5
+
+# A piece is colour * 6 + type; the mailbox holds EMPTY where there is none.
+EMPTY = 12
+# Bitboard array: 0..11 one per piece, then the occupancy of each colour.
+OCC = 12          # bb[OCC + colour]
+N_BB = 14
+
+NO_SQUARE = 64
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+ALL_SQUARES = np.uint64(0xFFFFFFFFFFFFFFFF)
+FILE_A = np.uint64(0x0101010101010101)
+FILE_H = np.uint64(0x8080808080808080)
+RANK_1 = np.uint64(0xFF)
+RANK_2 = np.uint64(0xFF00)
+RANK_3 = np.uint64(0xFF0000)
+RANK_6 = np.uint64(0xFF0000000000)
+RANK_7 = np.uint64(0xFF000000000000)
+RANK_8 = np.uint64(0xFF00000000000000)
+
+# ---------------------------------------------------------------------------------------
+# Move layout (16 bits, stored in int32 buffers); pack/unpack in engine.movegen.
+#
+#   bits  0..5   from square
+#   bits  6..11  to square (castling: the king's destination, e1g1 style)
+#   bits 12..15  flag:
+#                  0 NORMAL      quiet move or capture (the mailbox tells which)
+#                  1 DOUBLE      pawn double push
+#                  2 CASTLE      castling (king move of two squares)
+#                  3 EN_PASSANT  en-passant capture
+#                  4..7 PROMO    promotion to knight, bishop, rook, queen (flag - 3 = type)
+#   0 is "no move" (a1a1 never occurs as a move).
+# ---------------------------------------------------------------------------------------
+FLAG_NORMAL = 0
+FLAG_DOUBLE = 1
+FLAG_CASTLE = 2
+FLAG_EN_PASSANT = 3
+FLAG_PROMO_KNIGHT = 4
+FLAG_PROMO_BISHOP = 5
+FLAG_PROMO_ROOK = 6
+FLAG_PROMO_QUEEN = 7
+NO_MOVE = 0
+
+# Castling rights bits (the order of Polyglot's castling keys 768..771).
+CASTLE_WK = 1
+CASTLE_WQ = 2
+CASTLE_BK = 4
+CASTLE_BQ = 8
+
+# ---------------------------------------------------------------------------------------
+# State stack: one int64 row per game ply, copied forward by make and dropped by unmake.
+# ---------------------------------------------------------------------------------------
+ST_SIDE = 0        # side to move
+ST_CASTLE = 1      # castling rights (CASTLE_* bits)
+ST_EP = 2          # en-passant square, NO_SQUARE unless a pawn of the side to move can take
+ST_HALFMOVE = 3    # plies since the last capture or pawn move
+ST_MOVE = 4        # the move that led to this row (NO_MOVE for the root and null moves)
+ST_CAPTURED = 5    # piece captured by that move, EMPTY if none
+ST_MG = 6          # middle-game material + PST, white minus black
+ST_EG = 7          # end-game material + PST, white minus black
+ST_PHASE = 8       # game phase, 24 = all pieces on the board
+ST_FULLMOVE = 9    # fullmove number
+ST_NULL_DIST = 10  # plies since the last null move (repetitions never reach across one)
+ST_LEN = 11
+
+MAX_PLY = 128              # deepest search path
+MAX_MOVES = 256            # upper bound on legal moves in one position
+GAME_STACK = 4096 + MAX_PLY  # rows in the state stack: the game so far plus a search path
+
+# Generation modes.
+GEN_ALL = 0
+GEN_NOISY = 1      # captures and promotions (quiescence)
+
+# ---------------------------------------------------------------------------------------
+# Scores (centipawns). Mates are MATE - distance in plies; anything beyond MATE_BOUND is a
+# mate score. Scores fit the 16-bit TT field.
+# ---------------------------------------------------------------------------------------
+INFINITE = 32000
+MATE = 31000
+MATE_BOUND = MATE - 2 * MAX_PLY
+DRAW = 0
+
+# ---------------------------------------------------------------------------------------
+# Table layout. The read-only tables travel to every kernel as `T = Tables(u, i)`: two flat
+# arrays, because numba passes each array of a tuple argument as ~7 machine words and
+# reference-counts it on every call; two arrays instead of two dozen made make+unmake 3x
+# faster. Offsets (in elements):
+#
+#   T.u  uint64                                 T.i  int64
+#   U_KNIGHT        64  knight attacks[sq]       I_PST_MG     768  [piece * 64 + sq]
+#   U_KING          64  king attacks[sq]         I_PST_EG     768  [piece * 64 + sq]
+#   U_PAWN         128  [colour * 64 + sq]       I_PHASE       13  [piece], EMPTY -> 0
+#   U_ROOK_MASK     64  relevant occupancy       I_CASTLE_KEEP 64  rights kept, by square
+#   U_ROOK_MAGIC    64  magic multiplier
+#   U_ROOK_SHIFT    64  64 - relevant bits
+#   U_ROOK_BASE     64  start of the square's block in T.u
+#   U_BISHOP_*     4x64 the same for bishops
+#   U_BETWEEN     4096  [a * 64 + b] squares strictly between a and b
+#   U_LINE        4096  [a * 64 + b] the whole line through a and b
+#   U_Z_PIECE      768  Zobrist [piece * 64 + sq]
+#   U_Z_CASTLE      16  Zobrist of each castling-rights set
+#   U_Z_EP           8  Zobrist of each en-passant file
+#   U_Z_SIDE         1  Zobrist of white to move (+7 padding)
+#   U_ROOK_ATTACKS 102400  magic-indexed rook attack sets
+#   U_BISHOP_ATTACKS 5248  magic-indexed bishop attack sets
+# ---------------------------------------------------------------------------------------
+U_KNIGHT = 0
+U_KING = 64
+U_PAWN = 128
+U_ROOK_MASK = 256
+U_ROOK_MAGIC = 320
+U_ROOK_SHIFT = 384
+U_ROOK_BASE = 448
+U_BISHOP_MASK = 512
+U_BISHOP_MAGIC = 576
+U_BISHOP_SHIFT = 640
+U_BISHOP_BASE = 704
+U_BETWEEN = 768
+U_LINE = U_BETWEEN + 4096
+U_Z_PIECE = U_LINE + 4096
+U_Z_CASTLE = U_Z_PIECE + 768
+U_Z_EP = U_Z_CASTLE + 16
+U_Z_SIDE = U_Z_EP + 8
+U_ROOK_ATTACKS = U_Z_SIDE + 8
+ROOK_ATTACKS_SIZE = 102400
+U_BISHOP_ATTACKS = U_ROOK_ATTACKS + ROOK_ATTACKS_SIZE
+BISHOP_ATTACKS_SIZE = 5248
+U_SIZE = U_BISHOP_ATTACKS + BISHOP_ATTACKS_SIZE
+
+I_PST_MG = 0
+I_PST_EG = 768
+I_PHASE = 1536
+I_CASTLE_KEEP = 1552
+I_SIZE = I_CASTLE_KEEP + 64

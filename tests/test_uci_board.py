@@ -1,0 +1,58 @@
+"""The board commands of the UCI loop through a raw pipe: d, go perft, bad positions."""
+import chess
+import chess.polyglot
+import pytest
+
+from tests.uci_pipe import UciPipe
+
+
+@pytest.fixture
+def engine():
+    pipe = UciPipe()
+    pipe.ask("uci", "uciok")
+    pipe.ask("isready", "readyok", timeout=120)
+    yield pipe
+    pipe.close()
+
+
+def _display(engine):
+    lines = engine.ask("d", "Checkers:")
+    return {l.split(":", 1)[0]: l.split(":", 1)[1].strip() for l in lines if ":" in l}
+
+
+def test_d_reports_fen_key_checkers(engine):
+    engine.send("position startpos moves e2e4 d7d5 e4e5 f7f5 e1e2")
+    info = _display(engine)
+    oracle = chess.Board()
+    for uci in "e2e4 d7d5 e4e5 f7f5 e1e2".split():
+        oracle.push_uci(uci)
+    assert info["Fen"] == oracle.fen(en_passant="xfen")
+    assert int(info["Key"], 16) == chess.polyglot.zobrist_hash(oracle)
+    engine.send("position fen 4k3/8/8/8/8/3n4/8/R3K2R w KQ - 0 1")
+    assert _display(engine)["Checkers"] == "d3"
+
+
+def test_go_perft_divide(engine):
+    engine.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    lines = engine.ask("go perft 3", "Nodes searched")
+    assert lines[-1] == "Nodes searched: 97862"
+    assert lines[-2] == ""
+    divided = dict(l.split(": ") for l in lines[:-2])
+    assert len(divided) == 48 and sum(map(int, divided.values())) == 97862
+    assert divided["e1g1"] == "2059" and divided["e5f7"] == "2080"
+
+
+def test_bad_input_keeps_position(engine):
+    engine.send("position startpos moves e2e4")
+    before = _display(engine)["Fen"]
+    for bad in ["position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+                "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
+                "position startpos moves e7e5 e2e4",
+                "position startpos moves e2e4 zz99",
+                "position banana",
+                "go perft x",
+                "flibbertigibbet"]:
+        reply = engine.ask(bad, "info string")
+        assert reply[-1].startswith("info string ")
+        assert _display(engine)["Fen"] == before
+    assert engine.ask("go perft 1", "Nodes searched")[-1] == "Nodes searched: 20"

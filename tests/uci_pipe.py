@@ -1,0 +1,59 @@
+"""A raw-pipe UCI client for tests: start the real executable, send lines, read replies."""
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class UciPipe:
+    def __init__(self, *args):
+        self.proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "uci_main.py"), *args],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, bufsize=1, cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        self.lines = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def read_until(self, predicate, timeout=30.0):
+        """All lines up to and including the first that satisfies predicate."""
+        out = []
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise TimeoutError(f"no matching line within {timeout} s; got {out!r}")
+            if line is None:
+                raise EOFError(f"engine exited; got {out!r}")
+            out.append(line)
+            if predicate(line):
+                return out
+
+    def ask(self, line, until, timeout=30.0):
+        self.send(line)
+        return self.read_until(lambda l: l.startswith(until), timeout)
+
+    def close(self):
+        try:
+            self.send("quit")
+        except (BrokenPipeError, OSError):
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
