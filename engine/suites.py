@@ -1,9 +1,12 @@
 """Readers for the test-data files in ../shared/data (perft EPDs, tactical EPDs)."""
+import os
 import re
 from pathlib import Path
 from typing import Dict, List, NamedTuple
 
-DATA_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+# ../shared/data beside the project root, unless TWOBIG_DATA names another folder.
+DATA_DIR = Path(os.environ.get("TWOBIG_DATA")
+                or Path(__file__).resolve().parent.parent.parent / "shared" / "data")
 PERFT_FILES = ("perft_cpw_standard6.epd", "perftsuite.epd", "perft_stress_whittington.epd",
                "perft_double_checks_ferdy.epd")
 
