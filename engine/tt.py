@@ -1,0 +1,357 @@
+"""[jit] The transposition table: layout, probe, store, nine replacement policies, aging, counters.
+
+A table is a `TT` namedtuple of three flat arrays:
+
+  slots  uint64[buckets * ways * 3]   the entries (layout below)
+  conf   int64[C_LEN]                 shape, policy and experiment switches (C_* fields)
+  stats  int64[S_LEN]                 counters of the current search (S_* fields)
+
+A bucket holds `ways` slots: 1 for the one-level schemes (DEEP, NEW, OLD, BIG1, BIGALL,
+ANCIENT), 2 for the two-level ones (TwoDEEP, TwoBig1, AGE). For the same memory a
+two-level table has half as many buckets. Bucket index = key mod buckets.
+
+Slot layout: three uint64 words (one pack/unpack pair: pack_data / unpack_data).
+
+  word 0  the full 64-bit Zobrist key
+  word 1  bits  0..15  move (engine.types move layout; 0 = none)
+          bits 16..31  score + 32768 (score relative to the node: mate distance from it)
+          bits 32..39  depth: plies searched below the node (0..255)
+          bits 40..41  bound: 0 empty slot, 1 upper, 2 lower, 3 exact
+          bits 42..49  generation of the search that stored it (time stamping, 0..255)
+          bit  50      used: looked up during generation `generation` (ANCIENT policy)
+  word 2  subtree size: nodes searched to obtain the result (BIG1 / BIGALL counting)
+
+Replacement, when a store finds its bucket holding other positions (a type-2 collision),
+per Breuker's thesis section 2.7.1:
+  DEEP     keep the deeper subtree (the new one wins ties)
+  NEW      always replace
+  OLD      never replace
+  BIG1     keep the bigger subtree in nodes; a retrieved position counted 1 node
+  BIGALL   as BIG1; a retrieved position counted the nodes stored with it
+           (the counting is the search's job: it passes the size it measured)
+  TWODEEP  two levels: new depth >= level 1's: level 1 moves to level 2, new takes
+           level 1; otherwise the new one takes level 2
+  TWOBIG1  two levels, as TwoDEEP compared by BIG1 subtree size (the default)
+  ANCIENT  one level; an entry used in a lookup during this search is kept, any other
+           is replaced (the "ancient flag" policy of the seed article 000)
+  AGE      two levels; replace the slot with the least depth - 8 * generations of age
+           (the depth-minus-age rule of today's engines such as Stockfish)
+Time stamping (C_AGING, thesis schemes): an entry from an earlier search is still read,
+but at a collision it is overwritten unconditionally (an old level 1 is overwritten in
+place, without the shift to level 2). Storing a position already in the bucket updates
+its slot, keeping the old move when the new result has none.
+"""
+import collections
+
+import numpy as np
+
+from engine._jit import jit
+from engine.types import MATE_BOUND, U0, U1
+
+TT = collections.namedtuple("TT", "slots conf stats")
+
+SCHEMES = ("DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TWODEEP", "TWOBIG1", "ANCIENT", "AGE")
+DEEP, NEW, OLD, BIG1, BIGALL, TWODEEP, TWOBIG1, ANCIENT, AGE = range(9)
+SCHEME_NAMES = {"DEEP": "DEEP", "NEW": "NEW", "OLD": "OLD", "BIG1": "BIG1", "BIGALL": "BIGALL",
+                "TWODEEP": "TwoDEEP", "TWOBIG1": "TwoBig1", "ANCIENT": "Ancient", "AGE": "Age"}
+TWO_LEVEL = (TWODEEP, TWOBIG1, AGE)
+DEFAULT_SCHEME = TWOBIG1
+
+BOUND_NONE = 0
+BOUND_UPPER = 1
+BOUND_LOWER = 2
+BOUND_EXACT = 3
+
+WORDS = 3
+SLOT_BYTES = WORDS * 8
+
+# conf fields
+C_BUCKETS = 0      # number of buckets
+C_WAYS = 1         # slots per bucket (1 or 2)
+C_SCHEME = 2       # replacement policy (DEEP .. AGE)
+C_AGING = 3        # 1: time stamping on (entries of earlier searches are overwritten first)
+C_GEN = 4          # current generation (0..255)
+C_VERIFY = 5       # key bits compared on a probe (uint64 bit pattern; -1 = all 64)
+C_USE_MOVE = 6     # experiment switches of thesis 2.7.2: use the stored move ...
+C_USE_SCORE = 7    # ... use the stored score for cut-offs and window changes ...
+C_USE_EXACT = 8    # ... exact scores ...
+C_USE_BOUNDS = 9   # ... lower and upper bounds
+C_LEN = 10
+
+# stats fields (reset by new_search)
+S_PROBES = 0        # lookups
+S_HITS = 1          # lookups that found the position
+S_CUT_EXACT = 2     # the search returned a stored exact score
+S_CUT_LOWER = 3     # a stored lower bound caused a cut-off (or raised alpha to beta)
+S_CUT_UPPER = 4     # a stored upper bound caused a cut-off
+S_WINDOW = 5        # a stored bound narrowed the window without cutting off
+S_STORES = 6        # store attempts
+S_UPDATES = 7       # stores that found their own position already in the bucket
+S_COLLISIONS = 8    # stores of a new position into a bucket holding others (type-2)
+S_REPLACED = 9      # positions overwritten by another position
+S_REFUSED = 10      # stores declined by the policy (OLD, DEEP, BIG1 ... kept the old one)
+S_EMPTY_FILLS = 11  # stores into an empty slot
+S_TYPE1 = 12        # probes matching the verified key bits but not the full key
+S_TYPE1_CAUGHT = 13 # stored moves refused by the legality check (counted by the search)
+S_LEN = 14
+
+DATA_SCORE_OFFSET = 32768
+
+
+@jit
+def pack_data(move, score, depth, bound, generation, used):
+    """Word 1 of a slot (layout in the module docstring)."""
+    return (np.uint64(move & 0xFFFF)
+            | (np.uint64(score + DATA_SCORE_OFFSET) << np.uint64(16))
+            | (np.uint64(depth & 0xFF) << np.uint64(32))
+            | (np.uint64(bound & 3) << np.uint64(40))
+            | (np.uint64(generation & 0xFF) << np.uint64(42))
+            | (np.uint64(used & 1) << np.uint64(50)))
+
+
+@jit
+def unpack_data(data):
+    """(move, score, depth, bound, generation, used) from word 1 of a slot."""
+    move = np.int64(data & np.uint64(0xFFFF))
+    score = np.int64((data >> np.uint64(16)) & np.uint64(0xFFFF)) - DATA_SCORE_OFFSET
+    depth = np.int64((data >> np.uint64(32)) & np.uint64(0xFF))
+    bound = np.int64((data >> np.uint64(40)) & np.uint64(3))
+    generation = np.int64((data >> np.uint64(42)) & np.uint64(0xFF))
+    used = np.int64((data >> np.uint64(50)) & U1)
+    return move, score, depth, bound, generation, used
+
+
+@jit
+def score_to_tt(score, ply):
+    """Mate scores are stored as distance from the node, not from the root."""
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+@jit
+def score_from_tt(score, ply):
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score
+
+
+@jit
+def _bucket_base(tt, key):
+    """Index in `slots` of the first word of the bucket of `key`."""
+    buckets = np.uint64(tt.conf[C_BUCKETS])
+    return np.int64(key % buckets) * tt.conf[C_WAYS] * WORDS
+
+
+@jit
+def _key_matches(tt, stored, key):
+    verify = np.uint64(tt.conf[C_VERIFY])
+    return ((stored ^ key) & verify) == U0
+
+
+@jit
+def tt_probe(tt, key, ply):
+    """Look a position up. Returns (found, move, score, depth, bound, size) with the score
+    re-based to the root distance `ply`; found is False for a miss (depth then -1)."""
+    tt.stats[S_PROBES] += 1
+    base = _bucket_base(tt, key)
+    for way in range(tt.conf[C_WAYS]):
+        at = base + way * WORDS
+        data = tt.slots[at + 1]
+        if (data >> np.uint64(40)) & np.uint64(3) == U0:
+            continue
+        if _key_matches(tt, tt.slots[at], key):
+            if tt.slots[at] != key:
+                tt.stats[S_TYPE1] += 1
+            tt.stats[S_HITS] += 1
+            move, score, depth, bound, generation, used = unpack_data(data)
+            if tt.conf[C_SCHEME] == ANCIENT and not (used and generation == tt.conf[C_GEN]):
+                # Protect the entry until the next search (its stamp becomes "now, used").
+                tt.slots[at + 1] = pack_data(move, score, depth, bound, tt.conf[C_GEN], 1)
+            return True, move, score_from_tt(score, ply), depth, bound, np.int64(tt.slots[at + 2])
+    return False, np.int64(0), np.int64(0), np.int64(-1), np.int64(BOUND_NONE), np.int64(0)
+
+
+@jit
+def _write(tt, at, key, move, score, depth, bound, size):
+    tt.slots[at] = key
+    tt.slots[at + 1] = pack_data(move, score, depth, bound, tt.conf[C_GEN], 0)
+    tt.slots[at + 2] = np.uint64(size)
+
+
+@jit
+def _is_old(tt, data):
+    """A slot stored by an earlier search (time stamping)."""
+    return np.int64((data >> np.uint64(42)) & np.uint64(0xFF)) != tt.conf[C_GEN]
+
+
+@jit
+def _new_wins(tt, scheme, at, depth, size):
+    """One-level rule (and the level-1 test of the two-level schemes): does the candidate
+    beat the occupant of slot `at`?"""
+    if scheme == DEEP or scheme == TWODEEP:
+        old_depth = np.int64((tt.slots[at + 1] >> np.uint64(32)) & np.uint64(0xFF))
+        return depth >= old_depth
+    if scheme == BIG1 or scheme == BIGALL or scheme == TWOBIG1:
+        return np.uint64(size) >= tt.slots[at + 2]
+    if scheme == NEW:
+        return True
+    return False  # OLD
+
+
+@jit
+def tt_store(tt, key, ply, move, score, depth, bound, size):
+    """Store a search result (score relative to the root at distance `ply`; size = the
+    subtree's node count as the scheme counts it) under the table's replacement policy."""
+    stats = tt.stats
+    stats[S_STORES] += 1
+    score = score_to_tt(score, ply)
+    depth = min(max(depth, 0), 255)
+    base = _bucket_base(tt, key)
+    ways = tt.conf[C_WAYS]
+    scheme = tt.conf[C_SCHEME]
+
+    # The position is already there: update its slot in place.
+    for way in range(ways):
+        at = base + way * WORDS
+        data = tt.slots[at + 1]
+        if (data >> np.uint64(40)) & np.uint64(3) != U0 and _key_matches(tt, tt.slots[at], key):
+            stats[S_UPDATES] += 1
+            if move == 0:
+                move = np.int64(data & np.uint64(0xFFFF))
+            _write(tt, at, key, move, score, depth, bound, size)
+            return
+
+    # An empty slot (level 1 first).
+    for way in range(ways):
+        at = base + way * WORDS
+        if (tt.slots[at + 1] >> np.uint64(40)) & np.uint64(3) == U0:
+            stats[S_EMPTY_FILLS] += 1
+            _write(tt, at, key, move, score, depth, bound, size)
+            return
+
+    stats[S_COLLISIONS] += 1
+    aging = tt.conf[C_AGING] != 0
+    if scheme == ANCIENT:
+        data = tt.slots[base + 1]
+        if (data >> np.uint64(50)) & U1 and not _is_old(tt, data):
+            stats[S_REFUSED] += 1
+            return
+        stats[S_REPLACED] += 1
+        _write(tt, base, key, move, score, depth, bound, size)
+        return
+    if scheme == AGE:
+        victim = base
+        worst = 1 << 30
+        for way in range(ways):
+            at = base + way * WORDS
+            old_depth = np.int64((tt.slots[at + 1] >> np.uint64(32)) & np.uint64(0xFF))
+            age = (tt.conf[C_GEN] - np.int64((tt.slots[at + 1] >> np.uint64(42)) & np.uint64(0xFF))) & 0xFF
+            value = old_depth - 8 * age
+            if value < worst:
+                worst = value
+                victim = at
+        stats[S_REPLACED] += 1
+        _write(tt, victim, key, move, score, depth, bound, size)
+        return
+
+    if ways == 1:
+        if (aging and _is_old(tt, tt.slots[base + 1])) or _new_wins(tt, scheme, base, depth, size):
+            stats[S_REPLACED] += 1
+            _write(tt, base, key, move, score, depth, bound, size)
+        else:
+            stats[S_REFUSED] += 1
+        return
+
+    # Two levels: level 1 at base, level 2 at base + WORDS.
+    level2 = base + WORDS
+    stats[S_REPLACED] += 1
+    if aging and _is_old(tt, tt.slots[base + 1]):
+        _write(tt, base, key, move, score, depth, bound, size)
+    elif _new_wins(tt, scheme, base, depth, size):
+        for w in range(WORDS):
+            tt.slots[level2 + w] = tt.slots[base + w]
+        _write(tt, base, key, move, score, depth, bound, size)
+    else:
+        _write(tt, level2, key, move, score, depth, bound, size)
+
+
+@jit
+def tt_new_search(tt):
+    """Start a search: entries stored so far become old (no sweep over memory), counters
+    are reset."""
+    tt.conf[C_GEN] = (tt.conf[C_GEN] + 1) & 0xFF
+    for i in range(S_LEN):
+        tt.stats[i] = 0
+
+
+@jit
+def tt_hashfull(tt):
+    """Per mille of the first 1000 slots holding an entry of the current search."""
+    total = min(1000, tt.conf[C_BUCKETS] * tt.conf[C_WAYS])
+    used = 0
+    for slot in range(total):
+        data = tt.slots[slot * WORDS + 1]
+        if (data >> np.uint64(40)) & np.uint64(3) != U0 and not _is_old(tt, data):
+            used += 1
+    return used * 1000 // max(total, 1)
+
+
+@jit
+def tt_count_filled(tt):
+    """Slots holding any entry (all generations): the thesis' 'non-empty positions'."""
+    filled = 0
+    for slot in range(tt.conf[C_BUCKETS] * tt.conf[C_WAYS]):
+        if (tt.slots[slot * WORDS + 1] >> np.uint64(40)) & np.uint64(3) != U0:
+            filled += 1
+    return filled
+
+
+# -- Python side -------------------------------------------------------------------------
+def scheme_index(name: str) -> int:
+    """Index of a scheme by name, case-insensitive (DEEP ... TwoBig1, Ancient, Age)."""
+    upper = name.strip().upper()
+    if upper not in SCHEMES:
+        raise ValueError(f"unknown TT scheme {name!r}; one of {', '.join(SCHEME_NAMES.values())}")
+    return SCHEMES.index(upper)
+
+
+def new_table(mb: float = None, positions: int = None, scheme: int = DEFAULT_SCHEME,
+              aging: bool = True, key_bits: int = 64) -> TT:
+    """A cleared table of `mb` megabytes (UCI Hash) or holding `positions` entries
+    (experiments). Two-level schemes get half as many buckets for the same positions.
+    `key_bits` < 64 verifies only the top key bits on a probe (type-1 error experiments)."""
+    ways = 2 if scheme in TWO_LEVEL else 1
+    if positions is None:
+        positions = int(mb * 1024 * 1024) // SLOT_BYTES
+    buckets = max(1, positions // ways)
+    conf = np.zeros(C_LEN, dtype=np.int64)
+    conf[C_BUCKETS] = buckets
+    conf[C_WAYS] = ways
+    conf[C_SCHEME] = scheme
+    conf[C_AGING] = 1 if aging else 0
+    verify = ((1 << 64) - 1) ^ ((1 << (64 - key_bits)) - 1)
+    conf[C_VERIFY] = np.array(verify, dtype=np.uint64).view(np.int64)
+    conf[C_USE_MOVE] = conf[C_USE_SCORE] = conf[C_USE_EXACT] = conf[C_USE_BOUNDS] = 1
+    # np.zeros maps zero pages lazily: even 1 GB is "allocated and cleared" at once.
+    slots = np.zeros(buckets * ways * WORDS, dtype=np.uint64)
+    return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64))
+
+
+def clear_table(tt: TT) -> TT:
+    """A fresh, empty table with the same configuration."""
+    slots = np.zeros_like(tt.slots)
+    conf = tt.conf.copy()
+    conf[C_GEN] = 0
+    return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64))
+
+
+def stats_dict(tt: TT) -> dict:
+    names = ["probes", "hits", "cut_exact", "cut_lower", "cut_upper", "window", "stores",
+             "updates", "collisions", "replaced", "refused", "empty_fills", "type1",
+             "type1_caught"]
+    return {name: int(tt.stats[i]) for i, name in enumerate(names)}
