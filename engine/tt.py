@@ -76,7 +76,8 @@ C_USE_MOVE = 6     # experiment switches of thesis 2.7.2: use the stored move ..
 C_USE_SCORE = 7    # ... use the stored score for cut-offs and window changes ...
 C_USE_EXACT = 8    # ... exact scores ...
 C_USE_BOUNDS = 9   # ... lower and upper bounds
-C_LEN = 10
+C_ENABLED = 10     # 0: the search neither probes nor stores (the "no table" baseline)
+C_LEN = 11
 
 # stats fields (reset by new_search)
 S_PROBES = 0        # lookups
@@ -337,6 +338,7 @@ def new_table(mb: float = None, positions: int = None, scheme: int = DEFAULT_SCH
     verify = ((1 << 64) - 1) ^ ((1 << (64 - key_bits)) - 1)
     conf[C_VERIFY] = np.array(verify, dtype=np.uint64).view(np.int64)
     conf[C_USE_MOVE] = conf[C_USE_SCORE] = conf[C_USE_EXACT] = conf[C_USE_BOUNDS] = 1
+    conf[C_ENABLED] = 1
     # np.zeros maps zero pages lazily: even 1 GB is "allocated and cleared" at once.
     slots = np.zeros(buckets * ways * WORDS, dtype=np.uint64)
     return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64))

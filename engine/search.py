@@ -1,0 +1,421 @@
+"""[jit] Root search, principal-variation search and quiescence, with the transposition
+table used as in Breuker's Figure 2.7.
+
+The search state is a `SearchState` namedtuple of preallocated arrays (built by
+`new_search_state`); nothing is allocated while searching. The Python side (engine.driver)
+runs iterative deepening with aspiration windows and calls `search_root` once per
+iteration; it stops a search by writing `ctrl[K_STOP] = 1`, which every node reads.
+
+Node counting follows the thesis: every call of the full-width search or the quiescence
+search is a node (interior nodes, leaves and quiescence nodes alike). `ctrl[K_WEIGHTED]`
+is the same count with a BIGALL table hit weighted by the subtree size stored with it;
+the size stored with an entry is the growth of that counter over its subtree, so BIG1
+sees a retrieved position as one node and BIGALL as the nodes it originally cost.
+
+Profiles (ctrl[K_PROFILE]):
+  PLAY   check extensions, null-move pruning, reverse futility pruning, late-move
+         reductions, killers, mate-distance pruning; no TT cut-offs at PV nodes.
+  PAPER  the thesis' ALIBABA: PVS + quiescence (captures and promotions; every move in
+         check), ordering by refutation (previous PV), TT move, MVV-LVA, promotions,
+         history; no extensions, no pruning beyond alpha-beta; TT cut-offs at every node.
+"""
+import collections
+
+import numpy as np
+
+from engine._jit import jit
+from engine.bitboard import popcount
+from engine.eval import evaluate
+from engine.movegen import generate_moves
+from engine.movepick import is_capture, pick_next, reward_quiet, score_moves
+from engine.position import (
+    current_key, in_check, make_move, make_null, repetitions, unmake_move, unmake_null,
+)
+from engine.tt import (
+    BIGALL, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_ENABLED, C_SCHEME, C_USE_BOUNDS,
+    C_USE_EXACT, C_USE_MOVE, C_USE_SCORE, S_CUT_EXACT, S_CUT_LOWER, S_CUT_UPPER,
+    S_TYPE1_CAUGHT, S_WINDOW, tt_probe, tt_store,
+)
+from engine.types import (
+    BISHOP, DRAW, FLAG_PROMO_KNIGHT, GEN_ALL, GEN_NOISY, INFINITE, KING, KNIGHT, MATE,
+    MATE_BOUND, MAX_MOVES, MAX_PLY, OCC, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_SIDE,
+)
+
+SearchState = collections.namedtuple(
+    "SearchState",
+    "ctrl killers history pv pv_len moves scores prev_pv root_moves root_nodes root_scores")
+
+PROFILE_PLAY = 0
+PROFILE_PAPER = 1
+PROFILES = {"play": PROFILE_PLAY, "paper": PROFILE_PAPER}
+
+# ctrl fields
+K_STOP = 0           # set to 1 by the Python side (or the node limit): unwind now
+K_NODES = 1          # nodes searched (full-width + quiescence)
+K_QNODES = 2         # of which quiescence nodes
+K_WEIGHTED = 3       # nodes with BIGALL weighting of table hits (subtree sizes)
+K_MAX_NODES = 4      # node limit (0: none)
+K_SELDEPTH = 5       # deepest ply reached
+K_PROFILE = 6        # PROFILE_PLAY or PROFILE_PAPER
+K_ROOT_COUNT = 7     # number of moves in root_moves
+K_PREV_PV_LEN = 8    # length of prev_pv (the refutation line of the last iteration)
+K_CURRMOVE = 9       # root move being searched
+K_CURRMOVE_NUMBER = 10
+K_ROOT_COMPLETED = 11  # root moves fully searched in the current iteration
+K_ROOT_BEST = 12     # best root move of the current iteration (valid moves only)
+K_LEN = 13
+
+# Tuning constants of the PLAY profile.
+NULL_MIN_DEPTH = 3
+NULL_REDUCTION = 3
+RFP_MAX_DEPTH = 3
+RFP_MARGIN = 120
+LMR_MIN_DEPTH = 3
+LMR_MIN_MOVES = 3
+
+
+def new_search_state() -> SearchState:
+    plies = MAX_PLY + 2
+    return SearchState(
+        ctrl=np.zeros(K_LEN, dtype=np.int64),
+        killers=np.zeros((plies, 2), dtype=np.int64),
+        history=np.zeros((2, 64, 64), dtype=np.int64),
+        pv=np.zeros((plies, plies), dtype=np.int64),
+        pv_len=np.zeros(plies, dtype=np.int64),
+        moves=np.zeros(plies * MAX_MOVES, dtype=np.int32),
+        scores=np.zeros(plies * MAX_MOVES, dtype=np.int64),
+        prev_pv=np.zeros(plies, dtype=np.int64),
+        root_moves=np.zeros(MAX_MOVES, dtype=np.int64),
+        root_nodes=np.zeros(MAX_MOVES, dtype=np.int64),
+        root_scores=np.zeros(MAX_MOVES, dtype=np.int64),
+    )
+
+
+@jit
+def insufficient_material(P):
+    """Neither side can mate: bare kings, or a single minor piece against a bare king."""
+    bb = P.bb
+    if bb[PAWN] | bb[6 + PAWN] | bb[ROOK] | bb[6 + ROOK] | bb[QUEEN] | bb[6 + QUEEN]:
+        return False
+    minors = popcount(bb[KNIGHT] | bb[6 + KNIGHT] | bb[BISHOP] | bb[6 + BISHOP])
+    return minors <= 1
+
+
+@jit
+def is_draw(P):
+    """Repetition (of any earlier position of the game or the search path), the 50-move
+    rule, or insufficient material."""
+    row = P.meta[0]
+    if P.st[row, ST_HALFMOVE] >= 100:
+        return True
+    if repetitions(P, 0) >= 1:
+        return True
+    return insufficient_material(P)
+
+
+@jit
+def _has_pieces(P, side):
+    base = side * 6
+    return (P.bb[base + KNIGHT] | P.bb[base + BISHOP] | P.bb[base + ROOK] | P.bb[base + QUEEN]) != 0
+
+
+@jit
+def _update_pv(S, ply, move):
+    S.pv[ply, ply] = move
+    child = ply + 1
+    for i in range(child, S.pv_len[child]):
+        S.pv[ply, i] = S.pv[child, i]
+    S.pv_len[ply] = max(S.pv_len[child], child)
+
+
+@jit
+def _count_node(S, ply):
+    S.ctrl[K_NODES] += 1
+    S.ctrl[K_WEIGHTED] += 1
+    if ply > S.ctrl[K_SELDEPTH]:
+        S.ctrl[K_SELDEPTH] = ply
+    if S.ctrl[K_MAX_NODES] > 0 and S.ctrl[K_NODES] >= S.ctrl[K_MAX_NODES]:
+        S.ctrl[K_STOP] = 1
+
+
+@jit
+def _table_hit_weight(tt, S, size):
+    """BIGALL: a retrieved position counts as the nodes its result cost (1 is counted)."""
+    if tt.conf[C_SCHEME] == BIGALL and size > 1:
+        S.ctrl[K_WEIGHTED] += size - 1
+
+
+@jit
+def _move_in_list(moves, start, end, move):
+    for i in range(start, end):
+        if moves[i] == move:
+            return True
+    return False
+
+
+@jit
+def quiesce(P, T, tt, S, alpha, beta, ply):
+    """Captures and promotions (every move in check) until the position is quiet."""
+    _count_node(S, ply)
+    S.ctrl[K_QNODES] += 1
+    S.pv_len[ply] = ply
+    if S.ctrl[K_STOP] != 0:
+        return 0
+    if ply >= MAX_PLY - 1:
+        return evaluate(P)
+    if insufficient_material(P):
+        return DRAW
+    checked = in_check(P, T)
+    start = ply * MAX_MOVES
+    tt_move = 0
+    if checked:
+        best = -INFINITE
+        end = generate_moves(P, T, S.moves, start, GEN_ALL)
+        if end == start:
+            return -(MATE - ply)
+    else:
+        stand_pat = evaluate(P)
+        if tt.conf[C_ENABLED]:
+            # Figure 2.7's Evaluate: a stored score replaces or bounds the evaluation.
+            found, tmove, tscore, tdepth, tbound, tsize = tt_probe(tt, current_key(P), ply)
+            if found:
+                if tt.conf[C_USE_MOVE]:
+                    tt_move = tmove
+                if tt.conf[C_USE_SCORE]:
+                    if tbound == BOUND_EXACT and tt.conf[C_USE_EXACT]:
+                        stand_pat = tscore
+                    elif tbound == BOUND_UPPER and tt.conf[C_USE_BOUNDS] and stand_pat > tscore:
+                        stand_pat = tscore
+                    elif tbound == BOUND_LOWER and tt.conf[C_USE_BOUNDS] and stand_pat < tscore:
+                        stand_pat = tscore
+        if stand_pat >= beta:
+            return stand_pat
+        if stand_pat > alpha:
+            alpha = stand_pat
+        best = stand_pat
+        end = generate_moves(P, T, S.moves, start, GEN_NOISY)
+    side = P.st[P.meta[0], ST_SIDE]
+    score_moves(P, S, S.moves, S.scores, start, end, 0, tt_move, ply, side, False)
+    for i in range(start, end):
+        move = pick_next(S.moves, S.scores, i, end)
+        make_move(P, T, move)
+        score = -quiesce(P, T, tt, S, -beta, -alpha, ply + 1)
+        unmake_move(P)
+        if S.ctrl[K_STOP] != 0:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                _update_pv(S, ply, move)
+                if score >= beta:
+                    break
+    return best
+
+
+@jit
+def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
+    """Principal-variation search of the current position to `depth` plies; returns the
+    score from the side to move's view. `on_pv`: the path so far follows the previous
+    iteration's PV, whose next move is then tried first (the refutation move)."""
+    if depth <= 0:
+        return quiesce(P, T, tt, S, alpha, beta, ply)
+    ctrl = S.ctrl
+    _count_node(S, ply)
+    S.pv_len[ply] = ply
+    if ctrl[K_STOP] != 0:
+        return 0
+    paper = ctrl[K_PROFILE] == PROFILE_PAPER
+    is_pv = beta - alpha > 1
+    if ply > 0:
+        if is_draw(P):
+            return DRAW
+        if ply >= MAX_PLY - 1:
+            return evaluate(P)
+        if not paper:  # mate-distance pruning
+            alpha = max(alpha, -(MATE - ply))
+            beta = min(beta, MATE - ply - 1)
+            if alpha >= beta:
+                return alpha
+    weighted_start = ctrl[K_WEIGHTED] - 1
+    key = current_key(P)
+    old_alpha = alpha
+
+    # 1. Transposition table (Figure 2.7): an exact score returns, bounds move the window.
+    tt_move = 0
+    use_table = tt.conf[C_ENABLED] != 0
+    if use_table:
+        found, tmove, tscore, tdepth, tbound, tsize = tt_probe(tt, key, ply)
+        if found:
+            if tt.conf[C_USE_MOVE]:
+                tt_move = tmove
+            if (tt.conf[C_USE_SCORE] and tdepth >= depth and ply > 0 and (paper or not is_pv)
+                    and ((tbound == BOUND_EXACT and tt.conf[C_USE_EXACT])
+                         or (tbound != BOUND_EXACT and tt.conf[C_USE_BOUNDS]))):
+                if tbound == BOUND_EXACT:
+                    tt.stats[S_CUT_EXACT] += 1
+                    _table_hit_weight(tt, S, tsize)
+                    return tscore
+                narrowed = False
+                if tbound == BOUND_LOWER and tscore > alpha:
+                    alpha = tscore
+                    narrowed = True
+                elif tbound == BOUND_UPPER and tscore < beta:
+                    beta = tscore
+                    narrowed = True
+                if alpha >= beta:
+                    tt.stats[S_CUT_LOWER if tbound == BOUND_LOWER else S_CUT_UPPER] += 1
+                    _table_hit_weight(tt, S, tsize)
+                    return tscore
+                if narrowed:
+                    tt.stats[S_WINDOW] += 1
+
+    side = P.st[P.meta[0], ST_SIDE]
+    checked = in_check(P, T)
+
+    # 2. Pruning and extensions (PLAY profile only).
+    if not paper:
+        if checked:
+            depth += 1
+        elif not is_pv and abs(beta) < MATE_BOUND:
+            static = evaluate(P)
+            if depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta:
+                return static
+            if (allow_null and depth >= NULL_MIN_DEPTH and static >= beta
+                    and _has_pieces(P, side)):
+                make_null(P, T)
+                score = -search(P, T, tt, S, depth - 1 - NULL_REDUCTION, -beta, -beta + 1,
+                                 ply + 1, 0, 0)
+                unmake_null(P)
+                if ctrl[K_STOP] != 0:
+                    return 0
+                if score >= beta:
+                    return beta if score >= MATE_BOUND else score
+
+    # 3. Moves: none means mate or stalemate.
+    start = ply * MAX_MOVES
+    end = generate_moves(P, T, S.moves, start, GEN_ALL)
+    if end == start:
+        return -(MATE - ply) if checked else DRAW
+    if tt_move != 0 and not _move_in_list(S.moves, start, end, tt_move):
+        tt.stats[S_TYPE1_CAUGHT] += 1   # a wrong position's move: never play it
+        tt_move = 0
+    pv_move = S.prev_pv[ply] if on_pv and ply < ctrl[K_PREV_PV_LEN] else 0
+    score_moves(P, S, S.moves, S.scores, start, end, pv_move, tt_move, ply, side, not paper)
+
+    # 4. PVS over the ordered moves.
+    best = -INFINITE
+    best_move = 0
+    searched = 0
+    for i in range(start, end):
+        move = pick_next(S.moves, S.scores, i, end)
+        quiet = not is_capture(P, move) and (move >> 12) < FLAG_PROMO_KNIGHT
+        make_move(P, T, move)
+        if searched == 0:
+            score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ply + 1,
+                            1 if (on_pv and move == pv_move) else 0, 1)
+        else:
+            reduction = 0
+            if (not paper and quiet and not checked and depth >= LMR_MIN_DEPTH
+                    and searched >= LMR_MIN_MOVES and not in_check(P, T)):
+                reduction = 1 if searched < 8 or is_pv else 2
+            score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, 0, 1)
+            if score > alpha and reduction > 0:
+                score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, ply + 1, 0, 1)
+            if alpha < score < beta:
+                score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ply + 1, 0, 1)
+        unmake_move(P)
+        if ctrl[K_STOP] != 0:
+            return 0
+        searched += 1
+        if score > best:
+            best = score
+            best_move = move
+            if score > alpha:
+                alpha = score
+                _update_pv(S, ply, move)
+                if score >= beta:
+                    break
+
+    # 5. Learn and store.
+    if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
+            and (best_move >> 12) < FLAG_PROMO_KNIGHT:
+        reward_quiet(S, ply, side, best_move, depth, not paper, not paper)
+    if use_table:
+        if best <= old_alpha:
+            bound = BOUND_UPPER
+        elif best >= beta:
+            bound = BOUND_LOWER
+        else:
+            bound = BOUND_EXACT
+        tt_store(tt, key, ply, best_move, best, depth, bound, ctrl[K_WEIGHTED] - weighted_start)
+    return best
+
+
+@jit
+def search_root(P, T, tt, S, depth, alpha, beta):
+    """One iteration over the root moves in S.root_moves (ordered by the driver). Records
+    each move's subtree size and score, the PV in S.pv[0], the number of root moves fully
+    searched (ctrl[K_ROOT_COMPLETED]) and the best of them (ctrl[K_ROOT_BEST]); returns
+    the best score (meaningful only if the iteration was not stopped)."""
+    ctrl = S.ctrl
+    paper = ctrl[K_PROFILE] == PROFILE_PAPER
+    _count_node(S, 0)
+    S.pv_len[0] = 0
+    ctrl[K_ROOT_COMPLETED] = 0
+    ctrl[K_ROOT_BEST] = 0
+    weighted_start = ctrl[K_WEIGHTED] - 1
+    key = current_key(P)
+    old_alpha = alpha
+    best = -INFINITE
+    best_move = 0
+    count = ctrl[K_ROOT_COUNT]
+    pv_move = S.prev_pv[0] if ctrl[K_PREV_PV_LEN] > 0 else 0
+    checked = in_check(P, T)
+    side = P.st[P.meta[0], ST_SIDE]
+    for i in range(count):
+        move = S.root_moves[i]
+        ctrl[K_CURRMOVE] = move
+        ctrl[K_CURRMOVE_NUMBER] = i + 1
+        nodes_before = ctrl[K_NODES]
+        quiet = not is_capture(P, move) and (move >> 12) < FLAG_PROMO_KNIGHT
+        make_move(P, T, move)
+        if i == 0:
+            score = -search(P, T, tt, S, depth - 1, -beta, -alpha, 1,
+                            1 if move == pv_move else 0, 1)
+        else:
+            reduction = 0
+            if (not paper and quiet and not checked and depth >= LMR_MIN_DEPTH
+                    and i >= 2 * LMR_MIN_MOVES and not in_check(P, T)):
+                reduction = 1
+            score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, 1, 0, 1)
+            if score > alpha and reduction > 0:
+                score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, 1, 0, 1)
+            if alpha < score < beta:
+                score = -search(P, T, tt, S, depth - 1, -beta, -alpha, 1, 0, 1)
+        unmake_move(P)
+        if ctrl[K_STOP] != 0:
+            break
+        S.root_nodes[i] = ctrl[K_NODES] - nodes_before
+        S.root_scores[i] = score
+        ctrl[K_ROOT_COMPLETED] = i + 1
+        if score > best:
+            best = score
+            best_move = move
+            if score > alpha:
+                ctrl[K_ROOT_BEST] = move  # proven better than alpha: usable even if stopped
+                alpha = score
+                _update_pv(S, 0, move)
+                if score >= beta:
+                    break
+    if ctrl[K_STOP] == 0:
+        if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
+                and (best_move >> 12) < FLAG_PROMO_KNIGHT:
+            reward_quiet(S, 0, side, best_move, depth, not paper, not paper)
+        if tt.conf[C_ENABLED]:
+            bound = BOUND_UPPER if best <= old_alpha else (BOUND_LOWER if best >= beta else BOUND_EXACT)
+            tt_store(tt, key, 0, best_move, best, depth, bound, ctrl[K_WEIGHTED] - weighted_start)
+    if S.pv_len[0] == 0 and best_move != 0:
+        S.pv[0, 0] = best_move
+        S.pv_len[0] = 1
+    return best
