@@ -11,7 +11,40 @@ count of every array in its tuple arguments with atomic instructions, which cost
 make/unmake itself (measured: 217 ns -> 67 ns per make+unmake pair). Kernels that allocate
 arrays (table builders run once) use `jit_alloc`.
 """
+import hashlib
+import os
+from pathlib import Path
+
 import numba
+
+ENGINE_DIR = Path(__file__).resolve().parent
+
+
+def _source_digest() -> str:
+    """Hash of every engine source file. numba invalidates a cached kernel only when its own
+    file changes, not when a kernel it inlined from another file does; a stale kernel then
+    reads the wrong table layout and crashes. Keying the cache directory by the whole
+    source tree makes any edit (or upgrade) start from a clean cache."""
+    digest = hashlib.sha1(numba.__version__.encode())
+    for path in sorted(ENGINE_DIR.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_root() -> Path:
+    """Where compiled kernels live: $TWOBIG_CACHE_DIR, else .numba_cache beside the package
+    (an editable install: the project folder), else ~/.cache/twobig."""
+    if os.environ.get("TWOBIG_CACHE_DIR"):
+        return Path(os.environ["TWOBIG_CACHE_DIR"])
+    local = ENGINE_DIR.parent / ".numba_cache"
+    if os.access(ENGINE_DIR.parent, os.W_OK):
+        return local
+    return Path.home() / ".cache" / "twobig"
+
+
+CACHE_DIR = cache_root() / _source_digest()
+numba.config.CACHE_DIR = str(CACHE_DIR)
 
 JIT_FLAGS = dict(cache=True, nogil=True, boundscheck=False)
 

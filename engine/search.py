@@ -65,6 +65,12 @@ K_ROOT_COMPLETED = 11  # root moves fully searched in the current iteration
 K_ROOT_BEST = 12     # best root move of the current iteration (valid moves only)
 K_LEN = 13
 
+# Arguments of the recursive calls are typed int64 explicitly: a bare literal makes numba
+# compile (and cache, brokenly) a separate specialisation per literal value.
+NO = np.int64(0)
+YES = np.int64(1)
+ONE_PLY = np.int64(1)
+
 # Tuning constants of the PLAY profile.
 NULL_MIN_DEPTH = 3
 NULL_REDUCTION = 3
@@ -285,7 +291,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
                     and _has_pieces(P, side)):
                 make_null(P, T)
                 score = -search(P, T, tt, S, depth - 1 - NULL_REDUCTION, -beta, -beta + 1,
-                                 ply + 1, 0, 0)
+                                 ply + 1, NO, NO)
                 unmake_null(P)
                 if ctrl[K_STOP] != 0:
                     return 0
@@ -313,17 +319,17 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
         make_move(P, T, move)
         if searched == 0:
             score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ply + 1,
-                            1 if (on_pv and move == pv_move) else 0, 1)
+                            YES if (on_pv and move == pv_move) else NO, YES)
         else:
             reduction = 0
             if (not paper and quiet and not checked and depth >= LMR_MIN_DEPTH
                     and searched >= LMR_MIN_MOVES and not in_check(P, T)):
                 reduction = 1 if searched < 8 or is_pv else 2
-            score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, 0, 1)
+            score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, NO, YES)
             if score > alpha and reduction > 0:
-                score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, ply + 1, 0, 1)
+                score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, ply + 1, NO, YES)
             if alpha < score < beta:
-                score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ply + 1, 0, 1)
+                score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ply + 1, NO, YES)
         unmake_move(P)
         if ctrl[K_STOP] != 0:
             return 0
@@ -381,18 +387,18 @@ def search_root(P, T, tt, S, depth, alpha, beta):
         quiet = not is_capture(P, move) and (move >> 12) < FLAG_PROMO_KNIGHT
         make_move(P, T, move)
         if i == 0:
-            score = -search(P, T, tt, S, depth - 1, -beta, -alpha, 1,
-                            1 if move == pv_move else 0, 1)
+            score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY,
+                            YES if move == pv_move else NO, YES)
         else:
             reduction = 0
             if (not paper and quiet and not checked and depth >= LMR_MIN_DEPTH
                     and i >= 2 * LMR_MIN_MOVES and not in_check(P, T)):
                 reduction = 1
-            score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, 1, 0, 1)
+            score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, ONE_PLY, NO, YES)
             if score > alpha and reduction > 0:
-                score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, 1, 0, 1)
+                score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, ONE_PLY, NO, YES)
             if alpha < score < beta:
-                score = -search(P, T, tt, S, depth - 1, -beta, -alpha, 1, 0, 1)
+                score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY, NO, YES)
         unmake_move(P)
         if ctrl[K_STOP] != 0:
             break
