@@ -2,9 +2,9 @@
 
 `Searcher.run` searches one position: it orders the root moves, calls
 `engine.search.search_root` once per iteration (more often when the aspiration window
-fails), reports each iteration through a callback, and decides when to stop (depth, nodes,
-mate-in-N, time via engine.timeman, or an external stop). The jitted search does all the
-per-node work; this module only loops over iterations.
+fails, and once per line with MultiPV), reports each iteration through a callback, and
+decides when to stop (depth, nodes, mate-in-N, time, or an external stop). The jitted
+search does all the per-node work; this module only loops over iterations.
 """
 import threading
 import time
@@ -13,18 +13,20 @@ from typing import Callable, List, Optional
 
 import numpy as np
 
-from engine import search as S_
 from engine.movepick import score_moves
 from engine.search import (
-    K_CURRMOVE, K_CURRMOVE_NUMBER, K_MAX_NODES, K_NODES, K_PREV_PV_LEN, K_PROFILE, K_QNODES,
-    K_ROOT_BEST, K_ROOT_COMPLETED, K_ROOT_COUNT, K_SELDEPTH, K_STOP, K_WEIGHTED, PROFILE_PAPER,
-    new_search_state, search_root,
+    K_CURRMOVE, K_CURRMOVE_NUMBER, K_MAX_NODES, K_NODES, K_PREV_PV_LEN, K_PROFILE,
+    K_ROOT_BEST, K_ROOT_COMPLETED, K_ROOT_COUNT, K_SELDEPTH, K_STOP, PROFILE_PAPER,
+    PROFILE_PLAY, new_search_state, search_root,
 )
 from engine.tt import tt_hashfull, tt_new_search
 from engine.types import INFINITE, MATE, MATE_BOUND, MAX_PLY, ST_SIDE
 
 ASPIRATION_PAPER = 100   # ALIBABA: one pawn, then open on the failing side
-ASPIRATION_PLAY = 35     # then doubled on the failing side
+ASPIRATION_PLAY = 35     # then doubled on the failing side, open past 400
+BEST_MOVE_CHANGE_STRETCH = 1.4   # soft time x this after the best move changed
+SCORE_DROP_STRETCH = 1.5         # soft time x this after the score dropped...
+SCORE_DROP_MARGIN = 30           # ...by more than this many centipawns
 
 
 @dataclass
@@ -35,7 +37,8 @@ class Limits:
     soft_time: Optional[float] = None   # seconds: start no new iteration after this
     hard_time: Optional[float] = None   # seconds: stop the search at this
     searchmoves: Optional[List[int]] = None
-    infinite: bool = False
+    infinite: bool = False              # also while pondering: only `stop`/`ponderhit` end it
+    multipv: int = 1
 
 
 @dataclass
@@ -48,6 +51,7 @@ class Iteration:
     seconds: float
     pv: List[int]
     hashfull: int
+    multipv: int = 1
 
     @property
     def mate_in(self) -> Optional[int]:
@@ -75,10 +79,20 @@ class Searcher:
 
     def __init__(self):
         self.S = new_search_state()
-        self.profile = S_.PROFILE_PLAY
+        self.profile = PROFILE_PLAY
+        self._timer = None
+        self._clock = time.perf_counter()
+        self._limits = Limits()
 
+    # -- control from other threads ------------------------------------------------------
     def stop(self) -> None:
         self.S.ctrl[K_STOP] = 1
+
+    def ponderhit(self) -> None:
+        """The pondered move was played: from now on, the search runs on the clock."""
+        self._clock = time.perf_counter()
+        self._limits.infinite = False
+        self._arm_timer(self._limits.hard_time)
 
     @property
     def nodes(self) -> int:
@@ -87,128 +101,168 @@ class Searcher:
     def current_move(self):
         return int(self.S.ctrl[K_CURRMOVE]), int(self.S.ctrl[K_CURRMOVE_NUMBER])
 
-    def _order_root(self, board, tt_move: int, searchmoves) -> int:
-        S = self.S
+    def _arm_timer(self, seconds) -> None:
+        self._disarm_timer()
+        if seconds is not None and not self._limits.infinite:
+            self._timer = threading.Timer(max(0.0, seconds), self.stop)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _disarm_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    # -- root move lists -----------------------------------------------------------------
+    def _initial_order(self, board, searchmoves) -> np.ndarray:
         moves = np.array(board.legal_moves(), dtype=np.int32)
         if searchmoves:
-            moves = np.array([m for m in moves if m in set(searchmoves)], dtype=np.int32)
-        n = len(moves)
-        scores = np.zeros(max(n, 1), dtype=np.int64)
-        side = int(board.P.st[board.ply, ST_SIDE])
-        if n:
-            score_moves(board.P, S, moves, scores, 0, n, 0, tt_move, 0, side, False)
-        order = np.argsort(-scores[:n], kind="stable")
-        S.root_moves[:n] = moves[order]
-        S.ctrl[K_ROOT_COUNT] = n
-        return n
+            wanted = set(searchmoves)
+            moves = np.array([m for m in moves if m in wanted], dtype=np.int32)
+        scores = np.zeros(len(moves), dtype=np.int64)
+        if len(moves):
+            side = int(board.P.st[board.ply, ST_SIDE])
+            score_moves(board.P, self.S, moves, scores, 0, len(moves), 0, 0, 0, side, False)
+        return moves[np.argsort(-scores, kind="stable")].astype(np.int64)
 
-    def _reorder_root(self, best: int) -> None:
-        """Best move first, the others by the size of their last subtree."""
+    def _load_root(self, moves: np.ndarray) -> None:
         S = self.S
-        n = int(S.ctrl[K_ROOT_COUNT])
-        moves = S.root_moves[:n].copy()
-        nodes = S.root_nodes[:n].copy()
-        nodes[moves == best] = np.iinfo(np.int64).max
-        order = np.argsort(-nodes, kind="stable")
-        S.root_moves[:n] = moves[order]
-        S.root_nodes[:n] = 0
+        S.root_moves[:len(moves)] = moves
+        S.root_nodes[:len(moves)] = 0
+        S.ctrl[K_ROOT_COUNT] = len(moves)
 
+    # -- the search ------------------------------------------------------------------------
     def run(self, board, tt, limits: Limits,
             on_iteration: Callable[[Iteration], None] = None,
             new_generation: bool = True) -> Result:
-        """Search `board` (a engine.board.Board; it is restored on return)."""
+        """Search `board` (an engine.board.Board; it is restored on return)."""
         S = self.S
-        start = time.perf_counter()
         ctrl = S.ctrl
-        profile = self.profile
+        self._clock = start = time.perf_counter()
+        self._limits = limits
         ctrl[:] = 0
-        ctrl[K_PROFILE] = profile
+        ctrl[K_PROFILE] = self.profile
         ctrl[K_MAX_NODES] = limits.nodes or 0
         S.killers[:] = 0
         S.history[:] = 0
         if new_generation:
             tt_new_search(tt)
         result = Result()
-        n = self._order_root(board, 0, limits.searchmoves)
-        if n == 0:
+        order = self._initial_order(board, limits.searchmoves)
+        if len(order) == 0:
             return result
-        result.best_move = int(S.root_moves[0])
-        timer = None
-        if limits.hard_time is not None and not limits.infinite:
-            timer = threading.Timer(max(0.0, limits.hard_time), self.stop)
-            timer.daemon = True
-            timer.start()
-        paper = profile == PROFILE_PAPER
+        result.best_move = int(order[0])
+        self._arm_timer(limits.hard_time)
+        paper = self.profile == PROFILE_PAPER
         max_depth = min(limits.depth or MAX_PLY - 1, MAX_PLY - 1)
-        score = 0
+        lines = max(1, min(limits.multipv, len(order)))
+        prev_lines = [[] for _ in range(lines)]
+        scores = [0] * lines
+        stretch = 1.0
         try:
             for depth in range(1, max_depth + 1):
-                window = ASPIRATION_PAPER if paper else ASPIRATION_PLAY
-                if depth >= 2 and abs(score) < MATE_BOUND:
-                    alpha, beta = max(score - window, -INFINITE), min(score + window, INFINITE)
-                else:
-                    alpha, beta = -INFINITE, INFINITE
-                while True:
-                    value = int(search_root(board.P, board.T, tt, S, np.int64(depth),
-                                            np.int64(alpha), np.int64(beta)))
+                done: List[int] = []
+                node_counts = {}
+                completed = True
+                for line in range(lines):
+                    remaining = np.array([m for m in order if m not in done], dtype=np.int64)
+                    self._load_root(remaining)
+                    prev = prev_lines[line]
+                    S.prev_pv[:len(prev)] = prev
+                    ctrl[K_PREV_PV_LEN] = len(prev)
+                    value = self._aspiration(board, tt, depth, scores[line], paper,
+                                             line == 0, on_iteration, result, line + 1)
+                    for i in range(len(remaining)):
+                        node_counts[int(S.root_moves[i])] = int(S.root_nodes[i])
                     if ctrl[K_STOP]:
+                        completed = False
+                        if line == 0 and ctrl[K_ROOT_BEST] and ctrl[K_ROOT_COMPLETED] >= 1:
+                            # A stopped iteration replaces the last best move only with a
+                            # move it searched fully and proved better than alpha.
+                            proven = int(ctrl[K_ROOT_BEST])
+                            if proven != result.best_move:
+                                result.best_move, result.ponder_move = proven, 0
                         break
-                    if value <= alpha:
-                        self._report(on_iteration, result, tt, depth, value, "upperbound", start)
-                        if paper or window > 400:
-                            alpha = -INFINITE
-                        else:
-                            window *= 2
-                            alpha = max(value - window, -INFINITE)
-                    elif value >= beta:
-                        self._report(on_iteration, result, tt, depth, value, "lowerbound", start)
-                        if paper or window > 400:
-                            beta = INFINITE
-                        else:
-                            window *= 2
-                            beta = min(value + window, INFINITE)
-                    else:
-                        break
-                if ctrl[K_STOP]:
-                    # A stopped iteration: keep the last completed best move unless a move
-                    # of this iteration was fully searched and proven better than alpha.
-                    if ctrl[K_ROOT_BEST] and ctrl[K_ROOT_COMPLETED] >= 1:
-                        proven = int(ctrl[K_ROOT_BEST])
-                        if proven != result.best_move:
-                            result.best_move = proven
-                            result.ponder_move = 0
+                    pv = [int(m) for m in S.pv[0, :S.pv_len[0]]]
+                    prev_lines[line] = pv
+                    scores[line] = value
+                    done.append(pv[0])
+                    self._report(on_iteration, result, tt, depth, value, None, pv, line + 1)
+                    if line == 0:
+                        if pv[0] != result.best_move and depth > 1:
+                            stretch = max(stretch, BEST_MOVE_CHANGE_STRETCH)
+                        if depth > 1 and value < result.score - SCORE_DROP_MARGIN:
+                            stretch = max(stretch, SCORE_DROP_STRETCH)
+                        result.best_move = pv[0]
+                        result.ponder_move = pv[1] if len(pv) > 1 else 0
+                        result.score = value
+                        result.depth = depth
+                if not completed:
                     break
-                score = value
-                pv = [int(m) for m in S.pv[0, :S.pv_len[0]]]
-                result.best_move = pv[0]
-                result.ponder_move = pv[1] if len(pv) > 1 else 0
-                result.score = score
-                result.depth = depth
-                S.prev_pv[:len(pv)] = pv
-                ctrl[K_PREV_PV_LEN] = len(pv)
-                self._reorder_root(pv[0])
-                self._report(on_iteration, result, tt, depth, score, None, start, pv)
-                elapsed = time.perf_counter() - start
-                if limits.mate is not None and abs(score) >= MATE_BOUND \
-                        and (MATE - abs(score) + 1) // 2 <= limits.mate:
+                # Next iteration: the lines found first (in order), then by subtree size.
+                rest = [m for m in order if m not in done]
+                rest.sort(key=lambda m: -node_counts.get(int(m), 0))
+                order = np.array(done + rest, dtype=np.int64)
+                if self._should_stop(limits, result, start, stretch, len(order)):
                     break
-                if not limits.infinite and limits.soft_time is not None and elapsed >= limits.soft_time:
-                    break
-                if limits.nodes and ctrl[K_NODES] >= limits.nodes:
-                    break
+                stretch = max(1.0, stretch * 0.9)
         finally:
-            if timer is not None:
-                timer.cancel()
+            self._disarm_timer()
         result.nodes = int(ctrl[K_NODES])
         result.seconds = time.perf_counter() - start
         return result
 
-    def _report(self, callback, result, tt, depth, score, bound, start, pv=None):
+    def _aspiration(self, board, tt, depth, guess, paper, aspire, on_iteration, result, line):
+        S = self.S
+        window = ASPIRATION_PAPER if paper else ASPIRATION_PLAY
+        if aspire and depth >= 2 and abs(guess) < MATE_BOUND:
+            alpha, beta = max(guess - window, -INFINITE), min(guess + window, INFINITE)
+        else:
+            alpha, beta = -INFINITE, INFINITE
+        while True:
+            value = int(search_root(board.P, board.T, tt, S, np.int64(depth),
+                                    np.int64(alpha), np.int64(beta)))
+            if S.ctrl[K_STOP]:
+                return value
+            if value <= alpha:
+                self._report(on_iteration, result, tt, depth, value, "upperbound",
+                             [int(S.root_moves[0])], line)
+                window *= 2
+                alpha = -INFINITE if paper or window > 400 else max(value - window, -INFINITE)
+            elif value >= beta:
+                pv = [int(m) for m in S.pv[0, :max(1, S.pv_len[0])]]
+                self._report(on_iteration, result, tt, depth, value, "lowerbound", pv, line)
+                window *= 2
+                beta = INFINITE if paper or window > 400 else min(value + window, INFINITE)
+            else:
+                return value
+
+    def _should_stop(self, limits, result, start, stretch, root_moves) -> bool:
+        if abs(result.score) >= MATE_BOUND and not limits.infinite:
+            plies = MATE - abs(result.score)
+            if limits.mate is not None and (plies + 1) // 2 <= limits.mate:
+                return True
+            if limits.depth is None and result.depth >= plies + 4:
+                return True   # deeper iterations only confirm a mate already seen
+        if limits.nodes and self.S.ctrl[K_NODES] >= limits.nodes:
+            return True
+        if limits.infinite:
+            return False
+        if limits.soft_time is not None:
+            elapsed = time.perf_counter() - self._clock
+            soft = limits.soft_time * stretch
+            if limits.hard_time is not None:
+                soft = min(soft, limits.hard_time)
+            if root_moves == 1 or elapsed >= soft:
+                return True
+        return False
+
+    def _report(self, callback, result, tt, depth, score, bound, pv, line):
         S = self.S
         iteration = Iteration(
             depth=depth, seldepth=int(S.ctrl[K_SELDEPTH]), score=score, bound=bound,
-            nodes=int(S.ctrl[K_NODES]), seconds=time.perf_counter() - start,
-            pv=pv if pv is not None else [int(S.root_moves[0])], hashfull=int(tt_hashfull(tt)))
+            nodes=int(S.ctrl[K_NODES]), seconds=time.perf_counter() - self._clock,
+            pv=pv, hashfull=int(tt_hashfull(tt)), multipv=line)
         result.iterations.append(iteration)
         if callback is not None:
             callback(iteration)

@@ -1,20 +1,69 @@
-"""The facade between the protocol loop and the jitted core: owns the position (and, as the
-engine grows, the transposition table, options and the search thread)."""
-from typing import List, Optional, Sequence
+"""The facade between the protocol loop and the jitted core (Stockfish's `engine` split).
 
-from engine.board import Board, FenError, STARTING_FEN, SQUARE_NAMES, PIECE_LETTERS
-from engine.types import EMPTY
+It owns the position, the transposition table, the searcher and the option values, runs
+each search on a worker thread, and reports through a `send(line)` callable. The protocol
+loop (engine.uci) only parses lines and calls these methods.
+"""
+import threading
+import traceback
+from dataclasses import dataclass
+from typing import Callable, List, Optional, Sequence
 
-__version__ = "0.1.0"
+from engine import tt as ttmod
+from engine.board import Board, FenError, PIECE_LETTERS, SQUARE_NAMES, STARTING_FEN, move_to_uci
+from engine.driver import Iteration, Limits, Searcher
+from engine.eval import evaluate_white, scratch_sums
+from engine.options import OPTIONS
+from engine.search import PROFILES
+from engine.timeman import budgets
+from engine.types import EMPTY, ST_EG, ST_MG, ST_PHASE, WHITE
+
+CURRMOVE_AFTER = 1.0   # seconds before `info currmove` lines start
 
 
 class PositionError(ValueError):
     """A `position` command that cannot be applied; the old position is kept."""
 
 
+@dataclass
+class GoParams:
+    wtime: Optional[int] = None
+    btime: Optional[int] = None
+    winc: Optional[int] = None
+    binc: Optional[int] = None
+    movestogo: Optional[int] = None
+    movetime: Optional[int] = None
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    mate: Optional[int] = None
+    infinite: bool = False
+    ponder: bool = False
+    searchmoves: Optional[List[str]] = None
+
+
+def format_info(it: Iteration) -> str:
+    score = f"mate {it.mate_in}" if it.mate_in is not None else f"cp {it.score}"
+    if it.bound:
+        score += " " + it.bound
+    ms = int(it.seconds * 1000)
+    nps = int(it.nodes / max(it.seconds, 1e-3))
+    pv = " ".join(move_to_uci(m) for m in it.pv)
+    return (f"info depth {it.depth} seldepth {it.seldepth} multipv {it.multipv} score {score} "
+            f"nodes {it.nodes} nps {nps} hashfull {it.hashfull} tbhits 0 time {ms} pv {pv}")
+
+
 class Engine:
-    def __init__(self):
+    def __init__(self, send: Callable[[str], None] = print):
+        self.send = send
+        self.options = {option.name: option.default for option in OPTIONS}
         self.board = Board()
+        self.tt = ttmod.new_table(mb=self.options["Hash"], scheme=ttmod.DEFAULT_SCHEME)
+        self.searcher = Searcher()
+        self._thread: Optional[threading.Thread] = None
+        self._release = threading.Event()     # set by stop/ponderhit: bestmove may go out
+        self._waiting = False                 # infinite/ponder: bestmove only after release
+        self._pending = []                    # options set during a search
+        self._lock = threading.Lock()
 
     # -- position ----------------------------------------------------------------------
     def set_position(self, fen: Optional[str], moves: Sequence[str]) -> None:
@@ -33,7 +82,162 @@ class Engine:
                 ) from None
         self.board = board
 
-    # -- commands of the loop ----------------------------------------------------------
+    def new_game(self) -> None:
+        self.wait()
+        self.board = Board()
+        self.tt = ttmod.clear_table(self.tt)
+
+    # -- options -----------------------------------------------------------------------
+    def set_option(self, name: str, value) -> None:
+        """Apply an option now, or after the running search."""
+        if self.searching:
+            self._pending.append((name, value))
+            self.send(f"info string {name} will be applied after this search")
+            return
+        self._apply_option(name, value)
+
+    def _apply_option(self, name: str, value) -> None:
+        if name == "Clear Hash":
+            self.tt = ttmod.clear_table(self.tt)
+            return
+        self.options[name] = value
+        if name in ("Hash", "TT Scheme"):
+            scheme = ttmod.scheme_index(self.options["TT Scheme"])
+            self.tt = ttmod.new_table(mb=self.options["Hash"], scheme=scheme,
+                                      aging=self.options["TT Aging"])
+        elif name == "TT Aging":
+            self.tt.conf[ttmod.C_AGING] = 1 if value else 0
+        elif name == "Search Profile":
+            self.searcher.profile = PROFILES[value]
+
+    # -- searching -----------------------------------------------------------------------
+    @property
+    def searching(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def go(self, params: GoParams) -> None:
+        """Start a search on a worker thread; exactly one `bestmove` line follows."""
+        if self.searching:
+            self.send("info string already searching; 'go' ignored (send 'stop' first)")
+            return
+        board = self.board.copy()
+        searchmoves = None
+        if params.searchmoves:
+            searchmoves = []
+            for text in params.searchmoves:
+                try:
+                    searchmoves.append(board.parse_uci(text))
+                except ValueError:
+                    self.send(f"info string searchmoves: {text!r} is not legal here, ignored")
+            searchmoves = searchmoves or None
+        white = board.turn == WHITE
+        overhead = self.options["Move Overhead"]
+        soft, hard = budgets(params.wtime if white else params.btime,
+                             params.winc if white else params.binc,
+                             params.movestogo, params.movetime, overhead)
+        limits = Limits(depth=params.depth, nodes=params.nodes, mate=params.mate,
+                        soft_time=soft, hard_time=hard, searchmoves=searchmoves,
+                        infinite=params.infinite or params.ponder,
+                        multipv=self.options["MultiPV"])
+        self._waiting = limits.infinite
+        self._release.clear()
+        self._thread = threading.Thread(target=self._search_worker, args=(board, limits, params),
+                                        name="twobig-search", daemon=True)
+        self._thread.start()
+
+    def _book_move(self, board) -> int:
+        if not self.options["OwnBook"] or not self.options["BookFile"]:
+            return 0
+        import chess
+        import chess.polyglot
+        try:
+            with chess.polyglot.open_reader(self.options["BookFile"]) as reader:
+                entry = reader.weighted_choice(chess.Board(board.fen()))
+        except IndexError:
+            return 0
+        except OSError as exc:
+            self.send(f"info string cannot read BookFile: {exc}")
+            return 0
+        try:
+            return board.parse_uci(entry.move.uci())
+        except ValueError:
+            return 0
+
+    def _search_worker(self, board, limits: Limits, params: GoParams) -> None:
+        best, ponder = 0, 0
+        done = threading.Event()
+        try:
+            if not limits.infinite and not limits.searchmoves:
+                best = self._book_move(board)
+            if not best:
+                monitor = threading.Thread(target=self._currmove_monitor, args=(done,),
+                                           daemon=True)
+                monitor.start()
+                result = self.searcher.run(board, self.tt, limits,
+                                           lambda it: self.send(format_info(it)))
+                best, ponder = result.best_move, result.ponder_move
+        except Exception as exc:   # never lose the bestmove line
+            self.send(f"info string search failed: {exc!r}")
+            traceback.print_exc()
+        finally:
+            done.set()
+        if not best:
+            legal = board.legal_moves()
+            best = legal[0] if legal else 0
+        if self._waiting and not self._release.is_set():
+            self._release.wait()
+        if ponder:
+            board.push(best)
+            if ponder not in board.legal_moves():
+                ponder = 0
+        line = "bestmove " + (move_to_uci(best) if best else "(none)")
+        if ponder:
+            line += " ponder " + move_to_uci(ponder)
+        self.send(line)
+        pending, self._pending = self._pending, []
+        for name, value in pending:
+            self._apply_option(name, value)
+
+    def _currmove_monitor(self, done: threading.Event) -> None:
+        if done.wait(CURRMOVE_AFTER):
+            return
+        while not done.wait(1.0):
+            move, number = self.searcher.current_move()
+            if move:
+                self.send(f"info currmove {move_to_uci(move)} currmovenumber {number} "
+                          f"nodes {self.searcher.nodes}")
+
+    def stop(self) -> None:
+        if self.searching:
+            self.searcher.stop()
+            self._release.set()
+
+    def ponderhit(self) -> None:
+        if self.searching:
+            self._waiting = False
+            self.searcher.ponderhit()
+            self._release.set()
+
+    def finish(self) -> None:
+        """Wait for a bounded search to end by itself; stop an infinite or pondering one."""
+        if self.searching:
+            if self._waiting:
+                self.stop()
+            self._thread.join()
+
+    def warm_up(self) -> None:
+        """Load (or compile) every kernel a search uses, on a scratch table."""
+        table = ttmod.new_table(positions=1024)
+        self.searcher.run(Board(), table, Limits(depth=2))
+        self.board.perft(2)
+
+    def wait(self, timeout: Optional[float] = None) -> None:
+        """Stop any search and wait for its bestmove."""
+        if self.searching:
+            self.stop()
+            self._thread.join(timeout)
+
+    # -- other commands ------------------------------------------------------------------
     def perft_lines(self, depth: int) -> List[str]:
         """Stockfish's `go perft` output: `move: count` lines, a blank line, the total."""
         divided = self.board.divide(depth) if depth >= 1 else []
@@ -56,3 +260,25 @@ class Engine:
                   f"Key: {self.board.key:016X}",
                   "Checkers: " + " ".join(SQUARE_NAMES[s] for s in self.board.checkers())]
         return lines
+
+    def eval_lines(self) -> List[str]:
+        """`eval`: the static evaluation and its parts (white's view unless said)."""
+        P, T = self.board.P, self.board.T
+        row = P.st[self.board.ply]
+        mg, eg, phase = int(row[ST_MG]), int(row[ST_EG]), int(row[ST_PHASE])
+        assert (mg, eg, phase) == tuple(int(x) for x in scratch_sums(P, T))
+        white_view = int(evaluate_white(P))
+        side = "white" if self.board.turn == WHITE else "black"
+        return [
+            f"Material + piece-square, middle game : {mg:+d} cp",
+            f"Material + piece-square, end game    : {eg:+d} cp",
+            f"Game phase                            : {min(phase, 24)}/24",
+            f"Tapered evaluation (white's view)     : {white_view:+d} cp",
+            f"Side to move ({side})                  : "
+            f"{white_view if side == 'white' else -white_view:+d} cp",
+        ]
+
+    def bench_lines(self, depth: Optional[int] = None) -> None:
+        from engine.bench import BENCH_DEPTH, run_bench
+        run_bench(depth or BENCH_DEPTH, echo=self.send,
+                  profile=self.options["Search Profile"])

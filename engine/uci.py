@@ -3,15 +3,58 @@
 `uci` is answered before anything heavy is imported: the facade (numba, the jitted core)
 is loaded on a background thread started with the loop, and `isready` waits for it.
 Every malformed or unknown line is answered with `info string ...`; the loop never exits
-on bad input, and no traceback reaches stdout.
+on bad input, and no traceback reaches stdout (with `debug on` they go to stderr, and to
+the `Debug Log File` when one is set).
 """
 import sys
 import threading
 import traceback
 
+from engine.options import OPTIONS, OPTIONS_BY_KEY
+
 ENGINE_NAME = "TwoBig"
 ENGINE_AUTHOR = "the TwoBig developers"
 VERSION = "0.1.0"
+
+GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
+GO_FLAGS = ("infinite", "ponder")
+
+
+def parse_go(args):
+    """GoParams from the tokens after `go`; raise ValueError naming what is wrong."""
+    from engine.engine import GoParams
+
+    params = GoParams()
+    i = 0
+    while i < len(args):
+        token = args[i]
+        if token in GO_INT_PARAMS:
+            if i + 1 >= len(args):
+                raise ValueError(f"go: '{token}' needs a number")
+            try:
+                value = int(args[i + 1])
+            except ValueError:
+                raise ValueError(f"go: '{token}' needs a number, got {args[i + 1]!r}") from None
+            if token in ("depth", "nodes", "mate", "movestogo", "movetime") and value <= 0 \
+                    and token != "movetime":
+                raise ValueError(f"go: '{token}' must be positive, got {value}")
+            setattr(params, token, max(value, 0) if token not in ("wtime", "btime") else value)
+            i += 2
+        elif token in GO_FLAGS:
+            setattr(params, token, True)
+            i += 1
+        elif token == "searchmoves":
+            moves = []
+            i += 1
+            while i < len(args) and args[i] not in GO_INT_PARAMS + GO_FLAGS:
+                moves.append(args[i])
+                i += 1
+            params.searchmoves = moves
+        else:
+            raise ValueError(f"go: unknown parameter {token!r}")
+    if params.depth is not None:
+        params.depth = min(params.depth, 126)
+    return params
 
 
 class UciLoop:
@@ -19,8 +62,10 @@ class UciLoop:
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         self.debug = False
+        self.log_path = ""
         self._engine = None
         self._load_error = None
+        self._out_lock = threading.Lock()
         self._loader = threading.Thread(target=self._load, name="twobig-load", daemon=True)
         self._loader.start()
 
@@ -28,10 +73,12 @@ class UciLoop:
     def _load(self):
         try:
             from engine.engine import Engine
-            self._engine = Engine()
-        except Exception as exc:  # reported on first use, never fatal to the loop
+            engine = Engine(send=self.send)
+            engine.warm_up()   # load every kernel a search needs before `readyok`
+            self._engine = engine
+        except Exception as exc:  # reported on use, never fatal to the loop
             self._load_error = exc
-            traceback.print_exc(file=self.err)
+            self._log_traceback()
 
     @property
     def engine(self):
@@ -41,27 +88,65 @@ class UciLoop:
         return self._engine
 
     def send(self, line: str) -> None:
-        self.out.write(line + "\n")
-        self.out.flush()
+        with self._out_lock:
+            try:
+                self.out.write(line + "\n")
+                self.out.flush()
+            except (BrokenPipeError, ValueError, OSError):
+                pass
+            self._log(">> " + line)
 
     def info(self, text: str) -> None:
         self.send("info string " + text)
 
+    def _log(self, text: str) -> None:
+        if self.log_path:
+            try:
+                with open(self.log_path, "a") as handle:
+                    handle.write(text + "\n")
+            except OSError:
+                pass
+
+    def _log_traceback(self) -> None:
+        text = traceback.format_exc()
+        if self.debug:
+            self.err.write(text)
+            self.err.flush()
+        self._log(text)
+
     def run(self, stream=None) -> None:
         stream = stream or sys.stdin
-        for line in stream:
-            if not self.handle(line):
-                break
+        quit_requested = False
+        try:
+            for line in stream:
+                if not self.handle(line):
+                    quit_requested = True
+                    break
+        except KeyboardInterrupt:
+            quit_requested = True
+        finally:
+            self.shutdown(finish_search=not quit_requested)
+
+    def shutdown(self, finish_search: bool) -> None:
+        """`quit`: stop at once. End of input: let a bounded search finish and print its
+        bestmove (a script piped in expects it), stop an infinite one."""
+        if self._engine is None:
+            return
+        if finish_search:
+            self._engine.finish()
+        else:
+            self._engine.wait(timeout=0.05)
 
     def handle(self, line: str) -> bool:
         """Handle one input line; False means quit."""
+        self._log("<< " + line.rstrip("\n"))
         tokens = line.split()
         if not tokens:
             return True
         command, args = tokens[0], tokens[1:]
         if command == "quit":
             return False
-        handler = getattr(self, "cmd_" + command, None)
+        handler = getattr(self, "cmd_" + command, None) if command.isidentifier() else None
         if handler is None:
             self.info(f"unknown command: {line.strip()[:200]}")
             return True
@@ -69,25 +154,54 @@ class UciLoop:
             handler(args)
         except Exception as exc:
             self.info(f"error in '{command}': {exc}")
-            if self.debug:
-                traceback.print_exc(file=self.err)
+            self._log_traceback()
         return True
 
     # -- commands ----------------------------------------------------------------------
     def cmd_uci(self, args):
         self.send(f"id name {ENGINE_NAME} {VERSION}")
         self.send(f"id author {ENGINE_AUTHOR}")
+        for option in OPTIONS:
+            self.send(option.declaration())
         self.send("uciok")
 
     def cmd_debug(self, args):
-        self.debug = bool(args) and args[0] == "on"
+        if args not in (["on"], ["off"]):
+            self.info("usage: debug on|off")
+            return
+        self.debug = args[0] == "on"
 
     def cmd_isready(self, args):
-        self.engine  # waits for the jitted core to be loaded
+        self.engine  # waits for the jitted core to be loaded; answers during a search too
         self.send("readyok")
 
+    def cmd_register(self, args):
+        pass
+
     def cmd_ucinewgame(self, args):
-        self.engine.set_position(None, [])
+        self.engine.new_game()
+
+    def cmd_setoption(self, args):
+        if not args or args[0] != "name":
+            self.info("usage: setoption name <name> [value <value>]")
+            return
+        if "value" in args:
+            cut = args.index("value")
+            name, raw = " ".join(args[1:cut]), " ".join(args[cut + 1:])
+        else:
+            name, raw = " ".join(args[1:]), None
+        option = OPTIONS_BY_KEY.get(name.lower())
+        if option is None:
+            self.info(f"unknown option {name!r}")
+            return
+        try:
+            value = option.parse(raw)
+        except ValueError as exc:
+            self.info(str(exc))
+            return
+        if option.name == "Debug Log File":
+            self.log_path = value
+        self.engine.set_option(option.name, value)
 
     def cmd_position(self, args):
         if not args:
@@ -112,17 +226,42 @@ class UciLoop:
 
     def cmd_go(self, args):
         if args[:1] == ["perft"]:
-            if len(args) != 2 or not args[1].isdigit():
-                self.info("usage: go perft <depth>")
+            if len(args) != 2 or not args[1].isdigit() or not 0 <= int(args[1]) <= 12:
+                self.info("usage: go perft <depth 0..12>")
+                return
+            if self.engine.searching:
+                self.info("searching; 'go perft' ignored")
                 return
             for line in self.engine.perft_lines(int(args[1])):
                 self.send(line)
             return
-        self.info("only 'go perft N' is available in this version")
+        try:
+            params = parse_go(args)
+        except ValueError as exc:
+            self.info(str(exc))
+            return
+        self.engine.go(params)
+
+    def cmd_stop(self, args):
+        self.engine.stop()
+
+    def cmd_ponderhit(self, args):
+        self.engine.ponderhit()
 
     def cmd_d(self, args):
         for line in self.engine.display_lines():
             self.send(line)
+
+    def cmd_eval(self, args):
+        for line in self.engine.eval_lines():
+            self.send(line)
+
+    def cmd_bench(self, args):
+        if self.engine.searching:
+            self.info("searching; 'bench' ignored")
+            return
+        depth = int(args[0]) if args and args[0].isdigit() else None
+        self.engine.bench_lines(depth)
 
 
 def main():

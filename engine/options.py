@@ -1,0 +1,76 @@
+"""The UCI options: their declaration (printed by `uci`) and parsing of `setoption` values.
+Light on purpose: `uci` is answered before numba or the jitted core is imported."""
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+TT_SCHEME_VARS = ("DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TwoDEEP", "TwoBig1", "Ancient", "Age")
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    kind: str                     # spin, check, combo, button, string
+    default: object = None
+    min: Optional[int] = None
+    max: Optional[int] = None
+    vars: Tuple[str, ...] = ()
+
+    def declaration(self) -> str:
+        text = f"option name {self.name} type {self.kind}"
+        if self.kind == "button":
+            return text
+        default = self.default
+        if self.kind == "check":
+            default = "true" if default else "false"
+        elif self.kind == "string" and default == "":
+            default = "<empty>"
+        text += f" default {default}"
+        if self.kind == "spin":
+            text += f" min {self.min} max {self.max}"
+        for var in self.vars:
+            text += f" var {var}"
+        return text
+
+    def parse(self, raw: Optional[str]):
+        """The typed value of `raw`; raise ValueError with a readable reason."""
+        if self.kind == "button":
+            return True
+        if raw is None:
+            if self.kind == "string":
+                return ""
+            raise ValueError(f"option '{self.name}' needs a value")
+        if self.kind == "spin":
+            try:
+                value = int(raw)
+            except ValueError:
+                raise ValueError(f"option '{self.name}' wants an integer, got {raw!r}") from None
+            if not self.min <= value <= self.max:
+                raise ValueError(f"option '{self.name}' must be within {self.min}..{self.max}, got {value}")
+            return value
+        if self.kind == "check":
+            if raw.lower() not in ("true", "false"):
+                raise ValueError(f"option '{self.name}' wants true or false, got {raw!r}")
+            return raw.lower() == "true"
+        if self.kind == "combo":
+            for var in self.vars:
+                if var.lower() == raw.lower():
+                    return var
+            raise ValueError(f"option '{self.name}' must be one of {', '.join(self.vars)}, got {raw!r}")
+        return "" if raw == "<empty>" else raw
+
+
+OPTIONS = (
+    Option("Hash", "spin", 64, 1, 65536),
+    Option("Clear Hash", "button"),
+    Option("Threads", "spin", 1, 1, 1),   # one thread until a parallel search exists
+    Option("MultiPV", "spin", 1, 1, 64),
+    Option("Ponder", "check", False),
+    Option("Move Overhead", "spin", 50, 0, 5000),
+    Option("OwnBook", "check", False),
+    Option("BookFile", "string", ""),
+    Option("TT Scheme", "combo", "TwoBig1", vars=TT_SCHEME_VARS),
+    Option("TT Aging", "check", True),
+    Option("Search Profile", "combo", "play", vars=("play", "paper")),
+    Option("Debug Log File", "string", ""),
+)
+OPTIONS_BY_KEY = {option.name.lower(): option for option in OPTIONS}
