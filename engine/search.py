@@ -32,7 +32,7 @@ from engine.position import (
     current_key, in_check, make_move, make_null, repetitions, unmake_move, unmake_null,
 )
 from engine.tt import (
-    BIGALL, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_ENABLED, C_SCHEME, C_USE_BOUNDS,
+    BIGALL, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_ENABLED, C_SAME_DEPTH, C_SCHEME, C_USE_BOUNDS,
     C_USE_EXACT, C_USE_MOVE, C_USE_SCORE, S_CUT_EXACT, S_CUT_LOWER, S_CUT_UPPER,
     S_TYPE1_CAUGHT, S_WINDOW, tt_probe, tt_store,
 )
@@ -187,7 +187,7 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
             if found:
                 if tt.conf[C_USE_MOVE]:
                     tt_move = tmove
-                if tt.conf[C_USE_SCORE]:
+                if tt.conf[C_USE_SCORE] and not (tt.conf[C_SAME_DEPTH] and tdepth != 0):
                     if tbound == BOUND_EXACT and tt.conf[C_USE_EXACT]:
                         stand_pat = tscore
                     elif tbound == BOUND_UPPER and tt.conf[C_USE_BOUNDS] and stand_pat > tscore:
@@ -255,7 +255,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
         if found:
             if tt.conf[C_USE_MOVE]:
                 tt_move = tmove
-            if (tt.conf[C_USE_SCORE] and tdepth >= depth and ply > 0 and (paper or not is_pv)
+            deep_enough = tdepth == depth if tt.conf[C_SAME_DEPTH] else tdepth >= depth
+            if (tt.conf[C_USE_SCORE] and deep_enough and ply > 0 and (paper or not is_pv)
                     and ((tbound == BOUND_EXACT and tt.conf[C_USE_EXACT])
                          or (tbound != BOUND_EXACT and tt.conf[C_USE_BOUNDS]))):
                 if tbound == BOUND_EXACT:

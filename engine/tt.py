@@ -77,7 +77,10 @@ C_USE_SCORE = 7    # ... use the stored score for cut-offs and window changes ..
 C_USE_EXACT = 8    # ... exact scores ...
 C_USE_BOUNDS = 9   # ... lower and upper bounds
 C_ENABLED = 10     # 0: the search neither probes nor stores (the "no table" baseline)
-C_LEN = 11
+C_SAME_DEPTH = 11  # 1: use a stored score only if its depth EQUALS the remaining depth
+                   #    (not >=): removes the effect of the thesis' footnote 7, so that a
+                   #    search with the table returns exactly the score of one without
+C_LEN = 12
 
 # stats fields (reset by new_search)
 S_PROBES = 0        # lookups

@@ -11,11 +11,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class UciPipe:
-    def __init__(self, *args):
+    def __init__(self, *args, env=None):
         self.proc = subprocess.Popen(
             [sys.executable, str(ROOT / "uci_main.py"), *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, bufsize=1, cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+            text=True, bufsize=1, cwd=ROOT,
+            env=dict(env or os.environ, PYTHONUNBUFFERED="1"))
         self.lines = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -50,7 +51,7 @@ class UciPipe:
     def close(self):
         try:
             self.send("quit")
-        except (BrokenPipeError, OSError):
+        except (BrokenPipeError, OSError, ValueError):   # stdin already closed
             pass
         try:
             self.proc.wait(timeout=10)

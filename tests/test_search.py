@@ -1,0 +1,148 @@
+"""Search: legal moves under any limit, draws, the table's effect on nodes and scores,
+bench determinism, stopping."""
+import random
+import threading
+import time
+
+import chess
+import numpy as np
+import pytest
+
+from engine.bench import BENCH_FENS, run_bench
+from engine.board import Board, move_to_uci
+from engine.driver import Limits, Searcher
+from engine.search import PROFILE_PAPER, PROFILE_PLAY, new_search_state, search
+from engine.tt import C_ENABLED, C_SAME_DEPTH, new_table, stats_dict
+from engine.types import INFINITE, MATE, MATE_BOUND
+
+
+def run(fen, profile=PROFILE_PLAY, table=None, **limits):
+    searcher = Searcher()
+    searcher.profile = profile
+    board = Board(fen)
+    result = searcher.run(board, table if table is not None else new_table(mb=4), Limits(**limits))
+    return board, result
+
+
+def test_returns_legal_move_at_depth_one_and_tiny_budgets():
+    rng = random.Random(3)
+    fens = list(BENCH_FENS[:20])
+    for fen in fens:
+        for limits in (dict(depth=1), dict(hard_time=0.001, soft_time=0.001), dict(nodes=1)):
+            board, result = run(fen, **limits)
+            assert result.best_move in board.legal_moves(), (fen, limits)
+    # random positions from random games
+    for _ in range(20):
+        oracle = chess.Board()
+        for _ in range(rng.randrange(5, 60)):
+            moves = list(oracle.legal_moves)
+            if not moves:
+                break
+            oracle.push(rng.choice(moves))
+        if oracle.is_game_over():
+            continue
+        board, result = run(oracle.fen(), depth=3)
+        assert chess.Move.from_uci(move_to_uci(result.best_move)) in oracle.legal_moves
+
+
+def test_no_legal_move_gives_no_move():
+    _, result = run("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", depth=3)
+    assert result.best_move == 0
+
+
+@pytest.mark.parametrize("fen,expected", [
+    ("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", 0),                   # stalemate
+    ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 0),                   # stalemate
+    ("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1", -(MATE - 1)),        # mated, one ply from the root
+    ("8/8/8/8/8/2k5/8/2K5 w - - 0 1", 0),                     # bare kings
+    ("8/8/8/8/8/2k5/8/2K4N w - - 0 1", 0),                    # a lone knight cannot mate
+    ("8/8/8/8/8/2k5/8/2KB4 w - - 50 90", 0),                  # insufficient material
+    ("8/8/8/8/8/2k5/8/R1K5 w - - 100 90", 0),                 # 50-move rule
+])
+def test_terminal_and_drawn_positions_are_scored(fen, expected):
+    board = Board(fen)
+    S = new_search_state()
+    table = new_table(mb=1)
+    for depth in (1, 3):
+        score = search(board.P, board.T, table, S, np.int64(depth), np.int64(-INFINITE),
+                       np.int64(INFINITE), np.int64(1), np.int64(0), np.int64(1))
+        assert score == expected, (fen, depth)
+
+
+def test_repetition_in_game_history_is_a_draw():
+    # After Ng1-f3-g1 and Ng8-f6-g8 twice, the start position is on the board a 3rd time;
+    # any move that repeats is scored 0 while the search knows the history.
+    board = Board()
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]:
+        board.push_uci(uci)
+    searcher = Searcher()
+    result = searcher.run(board, new_table(mb=4), Limits(depth=1, searchmoves=[board.parse_uci("f6g8")]))
+    assert result.score == 0
+
+
+@pytest.mark.parametrize("profile", [PROFILE_PLAY, PROFILE_PAPER])
+def test_table_reduces_nodes_at_depth_5(profile):
+    """Summed over the bench positions (single positions may go either way: the thesis'
+    Figure 2.10 has the table costing nodes at shallow depths)."""
+    with_table = without_table = 0
+    for fen in BENCH_FENS:
+        disabled = new_table(mb=16)
+        disabled.conf[C_ENABLED] = 0
+        with_table += run(fen, profile, new_table(mb=16), depth=5)[1].nodes
+        without_table += run(fen, profile, disabled, depth=5)[1].nodes
+    assert with_table < 0.8 * without_table, (with_table, without_table)
+
+
+@pytest.mark.parametrize("fen", BENCH_FENS[:16])
+def test_paper_search_same_score_with_and_without_table(fen):
+    """Footnote 7 of the thesis: a stored score searched deeper than needed can change the
+    result. With C_SAME_DEPTH the table only answers at equal depth, and the score of a
+    fixed-depth paper search must then equal the score without a table."""
+    same = new_table(mb=16)
+    same.conf[C_SAME_DEPTH] = 1
+    none = new_table(mb=16)
+    none.conf[C_ENABLED] = 0
+    _, a = run(fen, PROFILE_PAPER, same, depth=4)
+    _, b = run(fen, PROFILE_PAPER, none, depth=4)
+    assert a.score == b.score
+    assert stats_dict(same)["hits"] > 0
+
+
+def test_bench_signature_is_deterministic():
+    first, _ = run_bench(depth=5, echo=None)
+    second, _ = run_bench(depth=5, echo=None)
+    assert first == second and first > 10000
+
+
+def test_stop_flag_ends_search_quickly():
+    searcher = Searcher()
+    board = Board(BENCH_FENS[1])
+    outcome = {}
+
+    def work():
+        outcome["result"] = searcher.run(board, new_table(mb=16), Limits(infinite=True))
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    time.sleep(0.5)
+    stopped = time.perf_counter()
+    searcher.stop()
+    thread.join(5)
+    assert not thread.is_alive()
+    assert time.perf_counter() - stopped < 0.05
+    assert outcome["result"].best_move in board.legal_moves()
+    assert board.fen() == Board(BENCH_FENS[1]).fen()   # the board is restored
+
+
+def test_node_limit_is_respected():
+    _, result = run(BENCH_FENS[0], nodes=5000)
+    assert 5000 <= result.nodes <= 5000 + 200
+
+
+def test_pv_is_legal_line():
+    board, result = run(BENCH_FENS[5], depth=7)
+    oracle = chess.Board(BENCH_FENS[5])
+    for move in result.iterations[-1].pv:
+        move = chess.Move.from_uci(move_to_uci(move))
+        assert move in oracle.legal_moves
+        oracle.push(move)

@@ -1,0 +1,228 @@
+"""The UCI protocol through real clients: python-chess's SimpleEngine against the real
+executable, and raw pipes for everything a GUI or a person can get wrong."""
+import os
+import random
+import string
+import sys
+import tempfile
+import time
+
+import chess
+import chess.engine
+import pytest
+
+from tests.uci_pipe import ROOT, UciPipe
+
+ENGINE_CMD = [sys.executable, str(ROOT / "uci_main.py")]
+
+
+@pytest.fixture
+def engine():
+    eng = chess.engine.SimpleEngine.popen_uci(ENGINE_CMD, timeout=120)
+    yield eng
+    eng.quit()
+
+
+@pytest.fixture
+def pipe():
+    p = UciPipe()
+    p.ask("uci", "uciok")
+    p.ask("isready", "readyok", timeout=120)
+    yield p
+    p.close()
+
+
+# -- python-chess as the GUI ---------------------------------------------------------------
+def test_identity_and_options(engine):
+    assert engine.id["name"].startswith("TwoBig")
+    for name in ("Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead",
+                 "OwnBook", "BookFile", "TT Scheme", "TT Aging", "Search Profile"):
+        assert name in engine.options, name
+    assert engine.options["TT Scheme"].default == "TwoBig1"
+    assert engine.options["Threads"].max == 1
+    engine.configure({"Hash": 8, "TT Scheme": "DEEP", "TT Aging": False,
+                      "Search Profile": "paper", "Move Overhead": 10})
+    info = engine.analyse(chess.Board(), chess.engine.Limit(depth=4))
+    assert info["depth"] == 4
+
+
+def test_analyse_limits(engine):
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    info = engine.analyse(board, chess.engine.Limit(depth=6))
+    assert info["depth"] == 6 and info["pv"][0] in board.legal_moves
+    start = time.perf_counter()
+    info = engine.analyse(board, chess.engine.Limit(time=0.5))
+    assert time.perf_counter() - start < 1.5
+    info = engine.analyse(board, chess.engine.Limit(nodes=20000))
+    assert info["nodes"] <= 21000
+    mate_board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+    info = engine.analyse(mate_board, chess.engine.Limit(mate=1))
+    assert info["score"].white() == chess.engine.Mate(1)
+    assert info["pv"][0] == chess.Move.from_uci("d1d8")
+
+
+def test_multipv(engine):
+    infos = engine.analyse(chess.Board(), chess.engine.Limit(depth=5), multipv=3)
+    assert len(infos) == 3
+    firsts = {info["pv"][0] for info in infos}
+    assert len(firsts) == 3
+    scores = [info["score"].white().score() for info in infos]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_self_play_game_with_clock(engine):
+    board = chess.Board()
+    clock = {chess.WHITE: 4.0, chess.BLACK: 4.0}
+    increment = 0.05
+    while not board.is_game_over(claim_draw=True) and board.ply() < 300:
+        start = time.perf_counter()
+        result = engine.play(board, chess.engine.Limit(white_clock=clock[chess.WHITE],
+                                                       black_clock=clock[chess.BLACK],
+                                                       white_inc=increment, black_inc=increment))
+        spent = time.perf_counter() - start
+        clock[board.turn] += increment - spent
+        assert clock[board.turn] > 0, f"lost on time at ply {board.ply()}"
+        assert result.move in board.legal_moves
+        board.push(result.move)
+
+
+def test_ponder(engine):
+    board = chess.Board()
+    result = engine.play(board, chess.engine.Limit(time=0.3), ponder=True)
+    assert result.move in board.legal_moves
+    board.push(result.move)
+    if result.ponder:
+        assert result.ponder in board.legal_moves
+        board.push(result.ponder)
+    result = engine.play(board, chess.engine.Limit(time=0.3), ponder=True)
+    assert result.move in board.legal_moves
+
+
+def test_book_moves_from_polyglot_file(engine):
+    book = ROOT.parent / "shared" / "data" / "polyglot" / "gm2001.bin"
+    if not book.exists():
+        pytest.skip("no book")
+    engine.configure({"OwnBook": True, "BookFile": str(book)})
+    import chess.polyglot
+    with chess.polyglot.open_reader(str(book)) as reader:
+        book_moves = {entry.move for entry in reader.find_all(chess.Board())}
+    result = engine.play(chess.Board(), chess.engine.Limit(time=2))
+    assert result.move in book_moves
+
+
+# -- raw pipes -----------------------------------------------------------------------------
+def test_uciok_fast_on_cold_cache():
+    with tempfile.TemporaryDirectory() as empty:
+        env = dict(os.environ, TWOBIG_CACHE_DIR=empty)
+        start = time.perf_counter()
+        p = UciPipe(env=env)
+        try:
+            p.ask("uci", "uciok", timeout=10)
+            assert time.perf_counter() - start < 1.0   # 0.3 s measured; CI machines are noisy
+        finally:
+            p.proc.kill()
+
+
+def test_malformed_input_never_breaks_the_engine(pipe):
+    pipe.send("position startpos moves e2e4")
+    for bad in ["position", "position fen", "position fen 8/8/8 w - - 0 1",
+                "position startpos moves e2e5", "position startpos moves e7e5",
+                "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves a1a8",
+                "go depth x", "go depth", "go wtime -", "go nodes 0", "go banana",
+                "setoption", "setoption name", "setoption name Hash value huge",
+                "setoption name Hash value 0", "setoption name NoSuchOption value 1",
+                "setoption name TT Scheme value FASTEST", "setoption name Ponder value maybe",
+                "go perft", "go perft -1", "debug sideways", "xyzzy", "123", "isready now?"]:
+        reply = pipe.ask(bad, "info string", timeout=20) if not bad.startswith("isready") \
+            else pipe.ask(bad, "readyok")
+        assert reply[-1].startswith(("info string", "readyok")), bad
+    lines = pipe.ask("d", "Checkers")
+    assert any(l.startswith("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b") for l in lines)
+    lines = pipe.ask("go depth 4", "bestmove")
+    assert lines[-1].split()[1] in {m.uci() for m in chess.Board(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves}
+
+
+def test_random_garbage_then_normal_search(pipe):
+    rng = random.Random(11)
+    alphabet = string.ascii_letters + string.digits + string.punctuation + " \t"
+    words = ["go", "position", "fen", "moves", "setoption", "name", "value", "startpos",
+             "depth", "stop", "ponderhit", "register", "ucinewgame"]
+    for _ in range(200):
+        if rng.random() < 0.5:
+            line = " ".join(rng.choice(words + ["e2e4", "-1", "9" * 30]) for _ in range(rng.randrange(1, 6)))
+        else:
+            line = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 60)))
+        if line.split()[:1] in (["go"], ["quit"]) or not line.strip():
+            line = "x" + line
+        pipe.send(line)
+    pipe.send("stop")
+    pipe.ask("isready", "readyok", timeout=60)
+    pipe.send("ucinewgame")
+    pipe.send("position startpos moves e2e4 e7e5")
+    lines = pipe.ask("go depth 5", "bestmove", timeout=60)
+    assert lines[-1].startswith("bestmove ") and lines[-1].split()[1] != "(none)"
+    assert any(l.startswith("info depth 5 ") for l in lines)
+
+
+def test_isready_during_search_and_stop_latency(pipe):
+    pipe.send("position startpos")
+    pipe.send("go infinite")
+    time.sleep(0.3)
+    pipe.ask("isready", "readyok", timeout=2)
+    reply = pipe.ask("go depth 3", "info string", timeout=2)   # a second go is refused
+    assert "already searching" in reply[-1]
+    time.sleep(0.5)
+    start = time.perf_counter()
+    lines = pipe.ask("stop", "bestmove", timeout=2)
+    assert time.perf_counter() - start < 0.05 + 0.05   # 50 ms plus the pipe round trip
+    assert lines[-1].split()[1] in {m.uci() for m in chess.Board().legal_moves}
+
+
+@pytest.mark.parametrize("mode", ["infinite", "ponder"])
+def test_bestmove_only_after_stop(pipe, mode):
+    # A forced mate is found at once; the engine must still wait for stop / ponderhit.
+    pipe.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+    pipe.send("go infinite" if mode == "infinite" else "go ponder wtime 1000 btime 1000")
+    with pytest.raises(TimeoutError):
+        pipe.read_until(lambda l: l.startswith("bestmove"), timeout=1.0)
+    lines = pipe.ask("stop" if mode == "infinite" else "ponderhit", "bestmove", timeout=3)
+    assert lines[-1].startswith("bestmove d1d8")
+
+
+def test_go_before_position_and_long_move_list(pipe):
+    lines = pipe.ask("go depth 2", "bestmove")
+    assert lines[-1].split()[1] in {m.uci() for m in chess.Board().legal_moves}
+    shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"] * 250
+    pipe.send("position startpos moves " + " ".join(shuffle))
+    lines = pipe.ask("go depth 3", "bestmove", timeout=30)
+    assert lines[-1].split()[1] in {m.uci() for m in chess.Board().legal_moves}
+
+
+def test_no_legal_move_gives_bestmove_none(pipe):
+    pipe.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    assert pipe.ask("go depth 3", "bestmove")[-1] == "bestmove (none)"
+
+
+def test_quit_mid_search_is_fast(pipe):
+    pipe.send("go infinite")
+    time.sleep(0.5)
+    start = time.perf_counter()
+    pipe.send("quit")
+    pipe.proc.wait(timeout=5)
+    assert time.perf_counter() - start < 0.1 + 0.1   # 100 ms plus process teardown
+    assert pipe.proc.returncode == 0
+
+
+def test_eof_exits_cleanly(pipe):
+    pipe.send("position startpos moves d2d4")
+    pipe.proc.stdin.close()
+    assert pipe.proc.wait(timeout=10) == 0
+    assert "Traceback" not in pipe.proc.stderr.read()
+
+
+def test_eval_and_bench_commands(pipe):
+    lines = pipe.ask("eval", "Side to move")
+    assert any("Tapered evaluation" in l for l in lines)
+    lines = pipe.ask("bench 3", "Nodes/second")
+    assert any(l.startswith("Nodes searched  : ") for l in lines)
