@@ -49,6 +49,71 @@ def perft(depth, fen, divide, no_bulk):
 
 
 @cli.command()
+@click.option("--fen", default=None, help="Position (default: the start position).")
+@click.option("--depth", type=click.IntRange(1, 120), default=None, help="Search depth.")
+@click.option("--movetime", type=click.IntRange(1), default=None, help="Milliseconds.")
+@click.option("--hash", "hash_mb", default=64, show_default=True, help="Table size in MB.")
+@click.option("--profile", type=click.Choice(["play", "paper"]), default="play", show_default=True)
+@click.option("--scheme", default="TwoBig1", show_default=True, help="TT replacement scheme.")
+def search(fen, depth, movetime, hash_mb, profile, scheme):
+    """Search one position and print each iteration, then the best move."""
+    from engine.board import Board, FenError, move_to_uci
+    from engine.driver import Limits, Searcher
+    from engine.search import PROFILES
+    from engine.tt import new_table, scheme_index, stats_dict
+    try:
+        board = Board(fen) if fen else Board()
+        table = new_table(mb=hash_mb, scheme=scheme_index(scheme))
+    except (FenError, ValueError) as exc:
+        raise click.BadParameter(str(exc))
+    if depth is None and movetime is None:
+        depth = 10
+    seconds = movetime / 1000 if movetime else None
+    searcher = Searcher()
+    searcher.profile = PROFILES[profile]
+
+    def show(it):
+        score = f"mate {it.mate_in}" if it.mate_in is not None else f"{it.score / 100:+.2f}"
+        bound = {"lowerbound": " (>=)", "upperbound": " (<=)"}.get(it.bound, "")
+        pv = " ".join(move_to_uci(m) for m in it.pv)
+        click.echo(f"depth {it.depth:>2}/{it.seldepth:<2} score {score}{bound:<5} "
+                   f"nodes {it.nodes:>10,} time {it.seconds:7.2f}s  {pv}")
+
+    result = searcher.run(board, table, Limits(depth=depth, soft_time=seconds,
+                                               hard_time=seconds), show)
+    click.echo(f"best move: {move_to_uci(result.best_move)}   "
+               f"({result.nodes:,} nodes, {result.nodes / max(result.seconds, 1e-9):,.0f} nodes/s)")
+    stats = stats_dict(table)
+    click.echo("table: " + ", ".join(f"{k} {v}" for k, v in stats.items()))
+
+
+@cli.command()
+@click.argument("depth", required=False, type=click.IntRange(1, 30))
+@click.option("--profile", type=click.Choice(["play", "paper"]), default="play", show_default=True)
+def bench(depth, profile):
+    """Search the bench positions to a fixed depth; the node total is the signature."""
+    from engine.bench import BENCH_DEPTH, run_bench
+    run_bench(depth or BENCH_DEPTH, profile=profile, echo=click.echo)
+
+
+@cli.command()
+@click.argument("epd", type=click.Path(exists=True, dir_okay=False))
+@click.option("--movetime", default=1000, show_default=True, help="Milliseconds per position.")
+@click.option("--hash", "hash_mb", default=64, show_default=True, help="Table size in MB.")
+@click.option("--profile", type=click.Choice(["play", "paper"]), default="play", show_default=True)
+def tactics(epd, movetime, hash_mb, profile):
+    """Run a tactical EPD suite (bm/am) and report how many positions were solved."""
+    from engine.tactics import run_suite
+
+    def show(entry):
+        click.echo(f"{'ok  ' if entry.solved else 'FAIL'} {entry.id:>10} {entry.expected:<22} "
+                   f"got {entry.found:<8} depth {entry.depth}")
+
+    results = run_suite(epd, movetime, hash_mb, profile, on_result=show)
+    click.echo(f"solved {sum(r.solved for r in results)}/{len(results)} at {movetime} ms")
+
+
+@cli.command()
 def warm():
     """Compile every jitted kernel into the on-disk numba cache (run by `make install`)."""
     from engine.warmup import warm_all

@@ -41,6 +41,7 @@ def run_suite(path, movetime_ms: int = 1000, hash_mb: int = 64, profile: str = "
     searcher = Searcher()
     searcher.profile = PROFILES[profile]
     table = new_table(mb=hash_mb)
+    searcher.run(Board(), new_table(positions=1024), Limits(depth=2))  # load the kernels
     results = []
     for index, (oracle, ops) in enumerate(load_epd(path)):
         if limit is not None and index >= limit:
