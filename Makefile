@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JOBS   ?= auto
 
-.PHONY: run install test test-slow bench perft clean
+.PHONY: run install test test-slow bench bench-tt perft tactics experiments experiments-quick experiments-deps clean
 
 run: install
 	@$(BIN)/twobig
@@ -29,6 +29,24 @@ test-slow: install
 
 bench: install
 	$(BIN)/python scripts/bench_perft.py
+	$(BIN)/python scripts/bench_search.py
+
+bench-tt: install
+	$(BIN)/python scripts/bench_tt.py
+
+# The thesis' experiments (matplotlib and tqdm are only needed here).
+experiments-deps: install
+	$(BIN)/python -m pip install --quiet -e '.[test,experiments]'
+
+experiments-quick: experiments-deps
+	$(BIN)/python scripts/tt_experiments.py --quick
+
+experiments: experiments-deps
+	$(BIN)/python scripts/tt_experiments.py
+
+tactics: install
+	$(BIN)/python scripts/tactics.py ../shared/data/tactical/wacnew.epd --movetime 1000
+	$(BIN)/python scripts/tactics.py ../shared/data/tactical/bk.epd --movetime 1000
 
 perft: install
 	$(BIN)/python scripts/perft_suites.py

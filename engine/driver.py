@@ -39,6 +39,7 @@ class Limits:
     searchmoves: Optional[List[int]] = None
     infinite: bool = False              # also while pondering: only `stop`/`ponderhit` end it
     multipv: int = 1
+    stop_requested: bool = False        # set by `stop`, even before the search has started
 
 
 @dataclass
@@ -83,16 +84,20 @@ class Searcher:
         self._timer = None
         self._clock = time.perf_counter()
         self._limits = Limits()
+        self._timer_lock = threading.Lock()
 
     # -- control from other threads ------------------------------------------------------
     def stop(self) -> None:
         self.S.ctrl[K_STOP] = 1
 
-    def ponderhit(self) -> None:
-        """The pondered move was played: from now on, the search runs on the clock."""
-        self._clock = time.perf_counter()
-        self._limits.infinite = False
-        self._arm_timer(self._limits.hard_time)
+    def ponderhit(self, limits: Limits) -> None:
+        """The pondered move was played: from now on the search of `limits` runs on the
+        clock. Safe before that search has started: it then starts on the clock."""
+        with self._timer_lock:
+            limits.infinite = False
+            if self._limits is limits:
+                self._clock = time.perf_counter()
+                self._arm_timer(limits.hard_time)
 
     @property
     def nodes(self) -> int:
@@ -138,8 +143,6 @@ class Searcher:
         """Search `board` (an engine.board.Board; it is restored on return)."""
         S = self.S
         ctrl = S.ctrl
-        self._clock = start = time.perf_counter()
-        self._limits = limits
         ctrl[:] = 0
         ctrl[K_PROFILE] = self.profile
         ctrl[K_MAX_NODES] = limits.nodes or 0
@@ -152,7 +155,12 @@ class Searcher:
         if len(order) == 0:
             return result
         result.best_move = int(order[0])
-        self._arm_timer(limits.hard_time)
+        with self._timer_lock:
+            self._clock = start = time.perf_counter()
+            self._limits = limits
+            self._arm_timer(limits.hard_time)
+            if limits.stop_requested:
+                self.stop()
         paper = self.profile == PROFILE_PAPER
         max_depth = min(limits.depth or MAX_PLY - 1, MAX_PLY - 1)
         lines = max(1, min(limits.multipv, len(order)))
@@ -207,7 +215,9 @@ class Searcher:
                     break
                 stretch = max(1.0, stretch * 0.9)
         finally:
-            self._disarm_timer()
+            with self._timer_lock:
+                self._disarm_timer()
+                self._limits = Limits()
         result.nodes = int(ctrl[K_NODES])
         result.seconds = time.perf_counter() - start
         return result

@@ -63,6 +63,8 @@ class Engine:
         self._release = threading.Event()     # set by stop/ponderhit: bestmove may go out
         self._waiting = False                 # infinite/ponder: bestmove only after release
         self._pending = []                    # options set during a search
+        self._busy = False                    # a search is running (until bestmove is sent)
+        self._limits: Optional[Limits] = None  # the limits of the running search
         self._lock = threading.Lock()
 
     # -- position ----------------------------------------------------------------------
@@ -90,11 +92,12 @@ class Engine:
     # -- options -----------------------------------------------------------------------
     def set_option(self, name: str, value) -> None:
         """Apply an option now, or after the running search."""
-        if self.searching:
-            self._pending.append((name, value))
-            self.send(f"info string {name} will be applied after this search")
-            return
-        self._apply_option(name, value)
+        with self._lock:
+            if self.searching:
+                self._pending.append((name, value))
+                self.send(f"info string {name} will be applied after this search")
+                return
+            self._apply_option(name, value)
 
     def _apply_option(self, name: str, value) -> None:
         if name == "Clear Hash":
@@ -113,7 +116,7 @@ class Engine:
     # -- searching -----------------------------------------------------------------------
     @property
     def searching(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        return self._busy
 
     def go(self, params: GoParams) -> None:
         """Start a search on a worker thread; exactly one `bestmove` line follows."""
@@ -141,6 +144,8 @@ class Engine:
                         multipv=self.options["MultiPV"])
         self._waiting = limits.infinite
         self._release.clear()
+        self._busy = True
+        self._limits = limits
         self._thread = threading.Thread(target=self._search_worker, args=(board, limits, params),
                                         name="twobig-search", daemon=True)
         self._thread.start()
@@ -193,10 +198,13 @@ class Engine:
         line = "bestmove " + (move_to_uci(best) if best else "(none)")
         if ponder:
             line += " ponder " + move_to_uci(ponder)
+        with self._lock:
+            pending, self._pending = self._pending, []
+            for name, value in pending:
+                self._apply_option(name, value)
+            # Not searching any more *before* the GUI can read bestmove and send a new go.
+            self._busy = False
         self.send(line)
-        pending, self._pending = self._pending, []
-        for name, value in pending:
-            self._apply_option(name, value)
 
     def _currmove_monitor(self, done: threading.Event) -> None:
         if done.wait(CURRMOVE_AFTER):
@@ -209,18 +217,19 @@ class Engine:
 
     def stop(self) -> None:
         if self.searching:
+            self._limits.stop_requested = True
             self.searcher.stop()
             self._release.set()
 
     def ponderhit(self) -> None:
         if self.searching:
             self._waiting = False
-            self.searcher.ponderhit()
+            self.searcher.ponderhit(self._limits)
             self._release.set()
 
     def finish(self) -> None:
         """Wait for a bounded search to end by itself; stop an infinite or pondering one."""
-        if self.searching:
+        if self._thread is not None and self._thread.is_alive():
             if self._waiting:
                 self.stop()
             self._thread.join()
@@ -233,7 +242,7 @@ class Engine:
 
     def wait(self, timeout: Optional[float] = None) -> None:
         """Stop any search and wait for its bestmove."""
-        if self.searching:
+        if self._thread is not None and self._thread.is_alive():
             self.stop()
             self._thread.join(timeout)
 

@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+"""Play a match between two UCI engines with python-chess as the referee.
+
+    python scripts/match.py --engine1 ".venv/bin/twobig" --engine2 "stockfish" \\
+        --option2 UCI_LimitStrength=true --option2 UCI_Elo=1500 \\
+        --games 100 --tc 10+0.1 --concurrency 1 --pgn out.pgn
+    python scripts/match.py ... --sprt --elo0 0 --elo1 10     # stop when the SPRT decides
+
+Openings come from ../shared/data/books (8moves_v3.pgn or noob_3moves.epd), each played
+with both colours. Games end by python-chess's rules (mate, stalemate, threefold
+repetition, 50 moves, insufficient material), by a time forfeit, an illegal move, a crash
+or a stall (no answer within the clock plus --stall-margin); these are counted per engine.
+Results: W/D/L, score, Elo difference with a 95% interval, LOS, and the SPRT log-likelihood
+ratio when --sprt is given.
+"""
+import math
+import random
+import shlex
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOKS = ROOT.parent / "shared" / "data" / "books"
+
+
+@dataclass
+class Tally:
+    wins: int = 0        # engine 1's point of view
+    draws: int = 0
+    losses: int = 0
+    faults: dict = field(default_factory=dict)   # (engine, kind) -> count
+
+    @property
+    def games(self):
+        return self.wins + self.draws + self.losses
+
+    def fault(self, engine, kind):
+        self.faults[(engine, kind)] = self.faults.get((engine, kind), 0) + 1
+
+
+def elo_from_score(score: float) -> float:
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def elo_summary(w: int, d: int, l: int):
+    """(elo, lower, upper, los) with a 95% interval from the trinomial variance."""
+    n = w + d + l
+    if n == 0:
+        return 0.0, 0.0, 0.0, 0.5
+    s = (w + 0.5 * d) / n
+    var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * (0 - s) ** 2) / n
+    se = math.sqrt(var / n) if n > 1 else 0.5
+    los = 0.5 * (1 + math.erf((w - l) / math.sqrt(2 * (w + l)))) if w + l else 0.5
+    return elo_from_score(s), elo_from_score(s - 1.96 * se), elo_from_score(s + 1.96 * se), los
+
+
+def sprt_llr(w: int, d: int, l: int, elo0: float, elo1: float) -> float:
+    """Log-likelihood ratio of H1 (elo1) against H0 (elo0), normal approximation of the
+    trinomial (as used by fishtest's GSPRT)."""
+    n = w + d + l
+    if n == 0 or w + l == 0:
+        return 0.0
+    s = (w + 0.5 * d) / n
+    var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * (0 - s) ** 2) / n
+    if var <= 0:
+        return 0.0
+    s0 = 1 / (1 + 10 ** (-elo0 / 400))
+    s1 = 1 / (1 + 10 ** (-elo1 / 400))
+    return n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var)
+
+
+def load_openings(book: str, count: int, seed: int):
+    import chess
+    import chess.pgn
+    path = Path(book)
+    if not path.exists():
+        path = BOOKS / book
+    rng = random.Random(seed)
+    openings = []
+    if path.suffix == ".epd":
+        lines = [l for l in path.read_text().splitlines() if l.strip()]
+        for line in rng.sample(lines, min(count, len(lines))):
+            board, _ = chess.Board.from_epd(line)
+            openings.append((board.fen(), []))
+    else:
+        games = []
+        with open(path) as handle:
+            while len(games) < 5000:
+                game = chess.pgn.read_game(handle)
+                if game is None:
+                    break
+                games.append(game)
+        for game in rng.sample(games, min(count, len(games))):
+            openings.append((game.board().fen(), list(game.mainline_moves())))
+    return openings
+
+
+def parse_tc(tc: str):
+    base, _, inc = tc.partition("+")
+    return float(base), float(inc or 0)
+
+
+class Player:
+    def __init__(self, name, command, options):
+        import chess.engine
+        self.name = name
+        self.engine = chess.engine.SimpleEngine.popen_uci(shlex.split(command), timeout=120)
+        if options:
+            self.engine.configure(options)
+
+    def close(self):
+        try:
+            self.engine.quit()
+        except Exception:
+            try:
+                self.engine.close()
+            except Exception:
+                pass
+
+
+def play_game(players, white_index, opening, tc, stall_margin, max_plies):
+    """One game; returns (result for engine 1 in {1, 0.5, 0}, pgn game, fault or None)."""
+    import chess
+    import chess.engine
+    import chess.pgn
+    fen, moves = opening
+    board = chess.Board(fen)
+    for move in moves:
+        board.push(move)
+    base, inc = tc
+    clock = {chess.WHITE: base, chess.BLACK: base}
+    order = {chess.WHITE: players[white_index], chess.BLACK: players[1 - white_index]}
+    game = chess.pgn.Game.from_board(board)
+    game.headers["White"] = order[chess.WHITE].name
+    game.headers["Black"] = order[chess.BLACK].name
+    game.headers["TimeControl"] = f"{base:g}+{inc:g}"
+    for player in players:
+        try:
+            player.engine.protocol.send_line("ucinewgame")
+        except Exception:
+            pass
+    node = game.end()
+    fault = None
+    result = None
+    while result is None:
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            result = outcome.result()
+            game.headers["Termination"] = outcome.termination.name.lower()
+            break
+        if board.ply() >= max_plies:
+            result = "1/2-1/2"
+            game.headers["Termination"] = "adjudication: move limit"
+            break
+        side = board.turn
+        player = order[side]
+        limit = chess.engine.Limit(white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
+                                   white_inc=inc, black_inc=inc)
+        start = time.perf_counter()
+        loser = "0-1" if side == chess.WHITE else "1-0"
+        try:
+            played = _play_with_deadline(player, board, limit, clock[side] + stall_margin)
+            move = played.move
+        except chess.engine.EngineTerminatedError:
+            fault, result = (player.name, "crash"), loser
+            break
+        except chess.engine.EngineError:
+            fault, result = (player.name, "illegal move or protocol error"), loser
+            break
+        except (TimeoutError, Exception):
+            fault, result = (player.name, "stall"), loser
+            break
+        spent = time.perf_counter() - start
+        clock[side] -= spent
+        if clock[side] < 0:
+            fault, result = (player.name, "time forfeit"), loser
+            break
+        clock[side] += inc
+        if move is None or move not in board.legal_moves:
+            fault, result = (player.name, "illegal move"), loser
+            break
+        board.push(move)
+        node = node.add_variation(move)
+    if fault:
+        game.headers["Termination"] = fault[1]
+    game.headers["Result"] = result
+    score_white = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+    score_engine1 = score_white if white_index == 0 else 1.0 - score_white
+    return score_engine1, game, fault
+
+
+def _play_with_deadline(player, board, limit, seconds):
+    """engine.play, but a stalled engine (no bestmove within `seconds`) raises TimeoutError
+    and is killed (python-chess itself waits forever on a clock-only limit)."""
+    box = {}
+
+    def call():
+        try:
+            box["result"] = player.engine.play(board, limit)
+        except Exception as exc:   # re-raised in the caller
+            box["error"] = exc
+
+    worker = threading.Thread(target=call, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        player.close()
+        raise TimeoutError(f"{player.name} stalled")
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
+def _options(pairs):
+    out = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        out[name] = value
+    return out
+
+
+@click.command()
+@click.option("--engine1", required=True, help="Command line of engine 1 (TwoBig, say).")
+@click.option("--engine2", required=True, help="Command line of engine 2.")
+@click.option("--name1", default=None)
+@click.option("--name2", default=None)
+@click.option("--option1", multiple=True, help="NAME=VALUE UCI option for engine 1.")
+@click.option("--option2", multiple=True, help="NAME=VALUE UCI option for engine 2.")
+@click.option("--games", default=20, show_default=True, help="Games (rounded up to pairs).")
+@click.option("--tc", default="10+0.1", show_default=True, help="Base seconds + increment.")
+@click.option("--book", default="8moves_v3.pgn", show_default=True, help="Openings: PGN or EPD.")
+@click.option("--seed", default=1, show_default=True)
+@click.option("--concurrency", default=1, show_default=True, help="Games played at once.")
+@click.option("--pgn", "pgn_path", default=None, help="Write the games to this PGN file.")
+@click.option("--stall-margin", default=5.0, show_default=True, help="Seconds past the clock.")
+@click.option("--max-plies", default=400, show_default=True, help="Adjudicate a draw after.")
+@click.option("--sprt", is_flag=True, help="Stop as soon as the SPRT accepts a hypothesis.")
+@click.option("--elo0", default=0.0, show_default=True)
+@click.option("--elo1", default=10.0, show_default=True)
+@click.option("--alpha", default=0.05, show_default=True)
+@click.option("--beta", default=0.05, show_default=True)
+def main(engine1, engine2, name1, name2, option1, option2, games, tc, book, seed, concurrency,
+         pgn_path, stall_margin, max_plies, sprt, elo0, elo1, alpha, beta):
+    from tqdm import tqdm
+    pairs = (games + 1) // 2
+    openings = load_openings(book, pairs, seed)
+    names = (name1 or Path(shlex.split(engine1)[0]).name, name2 or Path(shlex.split(engine2)[0]).name)
+    if names[0] == names[1]:
+        names = (names[0] + "-1", names[1] + "-2")
+    tally = Tally()
+    lock = threading.Lock()
+    lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+    stop = threading.Event()
+    pgn_handle = open(pgn_path, "w") if pgn_path else None
+    local = threading.local()
+    players_made = []
+
+    def players():
+        if not hasattr(local, "players"):
+            local.players = [Player(names[0], engine1, _options(option1)),
+                             Player(names[1], engine2, _options(option2))]
+            with lock:
+                players_made.append(local.players)
+        return local.players
+
+    def one(job):
+        opening, white_index = job
+        if stop.is_set():
+            return
+        score, game, fault = play_game(players(), white_index, opening, parse_tc(tc),
+                                       stall_margin, max_plies)
+        if fault:
+            # A crashed or stalled engine is restarted for the next game.
+            for player in local.players:
+                player.close()
+            del local.players
+        with lock:
+            if score == 1:
+                tally.wins += 1
+            elif score == 0:
+                tally.losses += 1
+            else:
+                tally.draws += 1
+            if fault:
+                tally.fault(*fault)
+            if pgn_handle:
+                print(game, file=pgn_handle, end="\n\n", flush=True)
+            bar.update(1)
+            elo, lo, hi, los = elo_summary(tally.wins, tally.draws, tally.losses)
+            bar.set_postfix_str(f"+{tally.wins} ={tally.draws} -{tally.losses} elo {elo:+.0f}")
+            if sprt:
+                llr = sprt_llr(tally.wins, tally.draws, tally.losses, elo0, elo1)
+                if llr <= lower or llr >= upper:
+                    stop.set()
+
+    jobs = [(opening, colour) for opening in openings for colour in (0, 1)]
+    started = time.perf_counter()
+    with tqdm(total=len(jobs), unit="game") as bar:
+        with ThreadPoolExecutor(max_workers=concurrency) as pool:
+            list(pool.map(one, jobs))
+    for made in players_made:
+        for player in made:
+            player.close()
+    if pgn_handle:
+        pgn_handle.close()
+    w, d, l = tally.wins, tally.draws, tally.losses
+    elo, lo, hi, los = elo_summary(w, d, l)
+    click.echo(f"\n{names[0]} vs {names[1]}, tc {tc}, {tally.games} games "
+               f"in {time.perf_counter() - started:.0f} s (concurrency {concurrency})")
+    click.echo(f"W/D/L: {w}/{d}/{l}  score {(w + d / 2) / max(tally.games, 1):.3f}  "
+               f"Elo {elo:+.1f} [{lo:+.1f}, {hi:+.1f}] (95%)  LOS {los:.1%}")
+    if sprt:
+        llr = sprt_llr(w, d, l, elo0, elo1)
+        verdict = "H1 accepted" if llr >= upper else "H0 accepted" if llr <= lower else "undecided"
+        click.echo(f"SPRT elo0={elo0} elo1={elo1} alpha={alpha} beta={beta}: "
+                   f"LLR {llr:.2f} [{lower:.2f}, {upper:.2f}] {verdict}")
+    for engine in names:
+        kinds = {kind: n for (who, kind), n in tally.faults.items() if who == engine}
+        click.echo(f"{engine}: " + (", ".join(f"{k} {n}" for k, n in kinds.items()) if kinds
+                                    else "no illegal moves, crashes, stalls or time forfeits"))
+
+
+if __name__ == "__main__":
+    main()
