@@ -33,6 +33,22 @@ def _fmt_k(k):
     return f"{k}K" if k < 1024 else f"{k // 1024}M"
 
 
+def _finish(fig, ax, sizes, title, path):
+    """Thesis-style axes: table size on a log2 scale, nodes in millions."""
+    import matplotlib.pyplot as plt
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sizes)
+    ax.set_xticklabels([_fmt_k(s) for s in sizes])
+    ax.set_xlabel("table size (positions)")
+    ax.set_ylabel("nodes (millions)")
+    ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def _plot_schemes(cell, sizes, title, path):
     import matplotlib
     matplotlib.use("Agg")
@@ -48,17 +64,7 @@ def _plot_schemes(cell, sizes, title, path):
         if xs:
             style = "-o" if scheme in TWO_LEVEL else "--."
             ax.plot(xs, ys, style, label=scheme)
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(sizes)
-    ax.set_xticklabels([_fmt_k(s) for s in sizes])
-    ax.set_xlabel("table size (positions)")
-    ax.set_ylabel("nodes (millions)")
-    ax.set_title(title)
-    ax.grid(True, alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _finish(fig, ax, sizes, title, path)
 
 
 def _plot_uses(cells, sizes, title, path):
@@ -78,17 +84,7 @@ def _plot_uses(cells, sizes, title, path):
             ax.plot(xs, ys, "-o", label=USE_LABEL[use])
     if none:
         ax.axhline(_num(none[0]["nodes"]) / 1e6, color="k", linestyle=":", label="no table")
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(sizes)
-    ax.set_xticklabels([_fmt_k(s) for s in sizes])
-    ax.set_xlabel("table size (positions)")
-    ax.set_ylabel("nodes (millions)")
-    ax.set_title(title)
-    ax.grid(True, alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _finish(fig, ax, sizes, title, path)
 
 
 def write_report(rows, out_dir: Path, quick: bool) -> None:

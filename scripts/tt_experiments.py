@@ -43,8 +43,8 @@ def plan(quick: bool, max_depth: int):
     else:
         sizes = [8, 16, 32, 64, 128, 256, 512, 1024]
         depths = list(range(3, max_depth + 1))
-        end_sizes, end_depths = sizes, [8]
-        mv_sizes, mv_depth, mv_end_depth = [8, 16, 32, 64, 128, 256], 8, 9
+        end_sizes, end_depths = sizes, [max_depth + 1]
+        mv_sizes, mv_depth, mv_end_depth = [8, 16, 32, 64, 128, 256], max_depth + 1, max_depth + 2
         col_depth = 5
     for stamping in (True, False):
         for scheme in SCHEMES:
