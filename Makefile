@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JOBS   ?= auto
 
-.PHONY: run install test test-slow bench bench-tt perft tactics experiments experiments-quick experiments-deps clean
+.PHONY: run install test test-slow bench bench-tt perft tactics experiments experiments-quick experiments-deps opponents match-selfplay clean
 
 run: install
 	@$(BIN)/twobig
@@ -43,6 +43,15 @@ experiments-quick: experiments-deps
 
 experiments: experiments-deps
 	$(BIN)/python scripts/tt_experiments.py
+
+# Match opponents (Debian engines and Sunfish); see scripts/match.py.
+opponents:
+	bash scripts/opponents.sh
+
+# A short self-play check at 1 s + 0.01 s (no time forfeits expected).
+match-selfplay: experiments-deps
+	$(BIN)/python scripts/match.py --engine1 $(BIN)/twobig --engine2 $(BIN)/twobig \
+		--games 20 --tc 1+0.01 --pgn selfplay.pgn
 
 tactics: install
 	$(BIN)/python scripts/tactics.py ../shared/data/tactical/wacnew.epd --movetime 1000

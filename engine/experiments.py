@@ -197,10 +197,16 @@ def run_config(config: RunConfig, depths: List[int]) -> Dict[int, Dict[str, floa
                 totals[d]["nodes"] += completed.get(d, result.nodes)
                 totals[d]["positions"] += 1
             counters["qnodes"] += int(searcher.S.ctrl[K_QNODES])
-            for name, value in ttmod.stats_dict(table).items():
+            stats = ttmod.stats_dict(table)
+            for name, value in stats.items():
                 counters[name] = counters.get(name, 0) + value
             if not config.stamping:
-                counters["filled"] += int(ttmod.tt_count_filled(table))
+                filled = int(ttmod.tt_count_filled(table))
+                counters["filled"] += filled
+                # Equation 2.2 for this search: M = non-empty entries + collisions.
+                entries = int(table.conf[ttmod.C_BUCKETS] * table.conf[ttmod.C_WAYS])
+                counters["expected_collisions"] = counters.get("expected_collisions", 0.0) + \
+                    feldmann_expected(filled + stats["collisions"], entries)
         if config.stamping:
             counters["filled"] = int(ttmod.tt_count_filled(table))
         counters["entries"] = int(table.conf[ttmod.C_BUCKETS] * table.conf[ttmod.C_WAYS])

@@ -5,8 +5,14 @@ Moves get an int64 ordering score in a buffer parallel to the move buffer; `pick
 does one step of a selection sort, so a node that cuts off after the first move never
 pays for sorting the rest.
 """
+import numpy as np
+
 from engine._jit import jit
-from engine.types import EMPTY, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, PAWN
+from engine.attacks import bishop_attacks, rook_attacks
+from engine.position import attackers_to
+from engine.types import (
+    BISHOP, EMPTY, FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, OCC, PAWN, QUEEN, ROOK, U1,
+)
 
 # Ordering bands: each band beats every score of the bands below it.
 ORDER_PV = 1 << 40
@@ -81,3 +87,79 @@ def reward_quiet(S, ply, side, move, depth, use_killers, depth_squared):
             for a in range(64):
                 for b in range(64):
                     S.history[c, a, b] //= 2
+
+
+@jit
+def _see_value(piece_type):
+    """Piece values for exchange evaluation, in centipawns."""
+    if piece_type == 0:
+        return 100
+    if piece_type == 1:
+        return 320
+    if piece_type == 2:
+        return 330
+    if piece_type == 3:
+        return 500
+    if piece_type == 4:
+        return 900
+    return 20000
+
+
+@jit
+def see_at_least(P, T, move, threshold):
+    """Static exchange evaluation: does the capture sequence on the target square, both
+    sides always recapturing with their least valuable piece (x-rays included), win at
+    least `threshold` for the side making `move`? Pins are ignored."""
+    bb = P.bb
+    frm = move & 63
+    to = (move >> 6) & 63
+    flag = move >> 12
+    if flag == FLAG_CASTLE:
+        return threshold <= 0
+    victim = P.board[to]
+    gain = _see_value(victim % 6) if victim != EMPTY else 0
+    if flag == FLAG_EN_PASSANT:
+        gain = 100
+    swap = gain - threshold
+    if swap < 0:
+        return False
+    attacker_type = P.board[frm] % 6
+    swap = _see_value(attacker_type) - swap
+    if swap <= 0:
+        return True
+    occ = (bb[OCC] | bb[OCC + 1]) ^ (U1 << np.uint64(frm)) ^ (U1 << np.uint64(to))
+    if flag == FLAG_EN_PASSANT:
+        occ ^= U1 << np.uint64(to - 8 if P.board[frm] < 6 else to + 8)
+    side = 1 if P.board[frm] >= 6 else 0
+    attackers = attackers_to(T, bb, to, occ)
+    bishops = bb[BISHOP] | bb[6 + BISHOP] | bb[QUEEN] | bb[6 + QUEEN]
+    rooks = bb[ROOK] | bb[6 + ROOK] | bb[QUEEN] | bb[6 + QUEEN]
+    result = 1
+    while True:
+        side ^= 1
+        attackers &= occ
+        mine = attackers & bb[OCC + side]
+        if not mine:
+            break
+        result ^= 1
+        # The least valuable attacker of `side`.
+        chosen = -1
+        for piece_type in range(6):
+            candidates = mine & bb[side * 6 + piece_type]
+            if candidates:
+                chosen = piece_type
+                break
+        if chosen == 5:
+            # The king may only take last: if the other side still attacks, it cannot.
+            if attackers & bb[OCC + (side ^ 1)]:
+                return result == 0
+            return result == 1
+        swap = _see_value(chosen) - swap
+        if swap < result:
+            break
+        occ ^= candidates & (~candidates + U1)
+        if chosen == PAWN or chosen == BISHOP or chosen == QUEEN:
+            attackers |= bishop_attacks(T, to, occ) & bishops
+        if chosen == ROOK or chosen == QUEEN:
+            attackers |= rook_attacks(T, to, occ) & rooks
+    return result == 1

@@ -27,7 +27,7 @@ from engine._jit import jit
 from engine.bitboard import popcount
 from engine.eval import evaluate
 from engine.movegen import generate_moves
-from engine.movepick import is_capture, pick_next, reward_quiet, score_moves
+from engine.movepick import is_capture, pick_next, reward_quiet, score_moves, see_at_least
 from engine.position import (
     current_key, in_check, make_move, make_null, repetitions, unmake_move, unmake_null,
 )
@@ -201,9 +201,12 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
         best = stand_pat
         end = generate_moves(P, T, S.moves, start, GEN_NOISY)
     side = P.st[P.meta[0], ST_SIDE]
+    prune_losing = not checked and S.ctrl[K_PROFILE] == PROFILE_PLAY
     score_moves(P, S, S.moves, S.scores, start, end, 0, tt_move, ply, side, False)
     for i in range(start, end):
         move = pick_next(S.moves, S.scores, i, end)
+        if prune_losing and (move >> 12) < FLAG_PROMO_KNIGHT and not see_at_least(P, T, move, 0):
+            continue  # a capture that loses material cannot raise a quiet position's score
         make_move(P, T, move)
         score = -quiesce(P, T, tt, S, -beta, -alpha, ply + 1)
         unmake_move(P)

@@ -29,7 +29,8 @@ SCHEMES = ["DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TwoDEEP", "TwoBig1"]
 FIELDS = ["experiment", "test_set", "scheme", "positions_k", "stamping", "use", "key_bits",
           "depth", "positions", "nodes", "qnodes", "probes", "hits", "cut_exact", "cut_lower",
           "cut_upper", "window", "stores", "updates", "collisions", "replaced", "refused",
-          "empty_fills", "type1", "type1_caught", "filled", "entries", "seconds"]
+          "empty_fills", "type1", "type1_caught", "filled", "entries", "expected_collisions",
+          "seconds"]
 
 
 def plan(quick: bool, max_depth: int):
