@@ -133,6 +133,22 @@ def _ep_target(T, bb, us, frm, to):
 
 
 @jit
+def _move_castling_rook(P, us, king_from, king_to, back):
+    """Move the rook of a castling king (back: return it home); returns (home, castled)."""
+    if king_to > king_from:
+        home, castled = king_from + 3, king_from + 1
+    else:
+        home, castled = king_from - 4, king_from - 1
+    rook = us * 6 + ROOK
+    squares = (U1 << np.uint64(home)) | (U1 << np.uint64(castled))
+    P.bb[rook] ^= squares
+    P.bb[OCC + us] ^= squares
+    P.board[castled if back else home] = EMPTY
+    P.board[home if back else castled] = rook
+    return home, castled
+
+
+@jit
 def make_move(P, T, move):
     """Play a legal move: push a state row, update pieces, key and evaluation sums."""
     bb = P.bb
@@ -198,17 +214,7 @@ def make_move(P, T, move):
             phase += phase_weight(T, promoted)
     elif flag == FLAG_CASTLE:
         rook = us * 6 + ROOK
-        if to > frm:
-            rook_from = frm + 3
-            rook_to = frm + 1
-        else:
-            rook_from = frm - 4
-            rook_to = frm - 1
-        rook_ft = (U1 << np.uint64(rook_from)) | (U1 << np.uint64(rook_to))
-        bb[rook] ^= rook_ft
-        bb[OCC + us] ^= rook_ft
-        board[rook_from] = EMPTY
-        board[rook_to] = rook
+        rook_from, rook_to = _move_castling_rook(P, us, frm, to, False)
         key ^= piece_key(T, rook, rook_from) ^ piece_key(T, rook, rook_to)
         mg += pst_mg(T, rook, rook_to) - pst_mg(T, rook, rook_from)
         eg += pst_eg(T, rook, rook_to) - pst_eg(T, rook, rook_from)
@@ -268,18 +274,7 @@ def unmake_move(P):
         _toggle(P, captured, cap_sq)
         board[cap_sq] = captured
     elif flag == FLAG_CASTLE:
-        rook = us * 6 + ROOK
-        if to > frm:
-            rook_from = frm + 3
-            rook_to = frm + 1
-        else:
-            rook_from = frm - 4
-            rook_to = frm - 1
-        rook_ft = (U1 << np.uint64(rook_from)) | (U1 << np.uint64(rook_to))
-        bb[rook] ^= rook_ft
-        bb[OCC + us] ^= rook_ft
-        board[rook_to] = EMPTY
-        board[rook_from] = rook
+        _move_castling_rook(P, us, frm, to, True)
     P.meta[META_PLY] = ply - 1
 
 

@@ -49,7 +49,7 @@ def startup_times(cache_dir=None):
     """Seconds from process start to `uciok` and to `readyok`."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     if cache_dir:
-        env["NUMBA_CACHE_DIR"] = cache_dir
+        env["TWOBIG_CACHE_DIR"] = cache_dir
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, str(ROOT / "uci_main.py")], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, bufsize=1, env=env)
@@ -72,7 +72,7 @@ def startup_times(cache_dir=None):
 
 
 def cold_first_perft(cache_dir):
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    env = dict(os.environ, TWOBIG_CACHE_DIR=cache_dir)
     start = time.perf_counter()
     subprocess.run([sys.executable, str(ROOT / "uci_main.py"), "perft", "1"], env=env,
                    check=True, capture_output=True)
