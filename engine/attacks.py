@@ -257,8 +257,3 @@ def bishop_attacks(T, sq, occ):
     u = T.u
     idx = ((occ & u[U_BISHOP_MASK + sq]) * u[U_BISHOP_MAGIC + sq]) >> u[U_BISHOP_SHIFT + sq]
     return u[u[U_BISHOP_BASE + sq] + idx]
-
-
-@jit
-def queen_attacks(T, sq, occ):
-    return rook_attacks(T, sq, occ) | bishop_attacks(T, sq, occ)

@@ -3,13 +3,9 @@
 popcount and lsb are LLVM intrinsics (ctpop, cttz): one machine instruction each on
 x86-64, where a software popcount would cost a dozen operations in every move generation.
 """
-import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
-
-from engine._jit import jit
-from engine.types import U1, FILE_A, FILE_H
 
 
 @intrinsic
@@ -32,35 +28,3 @@ def lsb(typingctx, bb):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return sig, codegen
-
-
-@jit
-def clear_lsb(bb):
-    """bb without its lowest set bit."""
-    return bb & (bb - U1)
-
-
-@jit
-def square_bb(sq):
-    """The bitboard of one square."""
-    return U1 << np.uint64(sq)
-
-
-@jit
-def shift_north(bb):
-    return bb << np.uint64(8)
-
-
-@jit
-def shift_south(bb):
-    return bb >> np.uint64(8)
-
-
-@jit
-def shift_east(bb):
-    return (bb << U1) & ~FILE_A
-
-
-@jit
-def shift_west(bb):
-    return (bb >> U1) & ~FILE_H

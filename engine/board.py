@@ -3,16 +3,16 @@
 This is glue: it validates input with python-chess, fills the arrays of an
 `engine.position.Position`, and calls the kernels. It does no per-node work.
 """
-from typing import List, Optional, Tuple
+from typing import List, Tuple
 
 import numpy as np
 
 from engine import movegen, position
 from engine.tables import get_tables
 from engine.types import (
-    BLACK, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, EMPTY, FLAG_CASTLE, FLAG_DOUBLE,
-    FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, GAME_STACK, GEN_ALL, MAX_MOVES, MAX_PLY, NO_SQUARE, PAWN,
-    KING, ST_CASTLE, ST_EP, ST_FULLMOVE, ST_HALFMOVE, ST_SIDE, WHITE,
+    BLACK, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, EMPTY, FLAG_PROMO_KNIGHT, GAME_STACK,
+    GEN_ALL, GEN_NOISY, MAX_MOVES, MAX_PLY, NO_SQUARE, ST_CASTLE, ST_EP, ST_FULLMOVE, ST_HALFMOVE,
+    ST_SIDE, WHITE,
 )
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -153,7 +153,6 @@ class Board:
         return [int(m) for m in self._moves[:n]]
 
     def noisy_moves(self) -> List[int]:
-        from engine.types import GEN_NOISY
         n = movegen.generate_moves(self.P, self.T, self._moves, 0, GEN_NOISY)
         return [int(m) for m in self._moves[:n]]
 

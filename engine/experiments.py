@@ -15,7 +15,7 @@ without it the table is cleared before each position.
 """
 import math
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, NamedTuple
 
 from engine.suites import DATA_DIR
 

@@ -100,7 +100,6 @@ def write_report(rows, out_dir: Path, quick: bool) -> None:
         "endgame = 104 positions of 10 of Kasparov's 1994 games (`endgame_set.epd`), the "
         "thesis' own endgame games being unavailable; `short` = the 18 Kasparov-Short "
         "positions; `endgame21` = 21 consecutive positions of one endgame.", ""]
-    findings = []
     schemes = _index(rows, "schemes")
 
     # 1. Replacement schemes ------------------------------------------------------------
@@ -263,7 +262,7 @@ def write_report(rows, out_dir: Path, quick: bool) -> None:
             f"bounds only {get('short', 'bounds'):+.0f}% | {'yes' if get('short', 'bounds') < get('short', 'exact') else 'no'} |",
             f"| move only -36%, full -68% (middle game, 256K) | move only {get('short', 'move'):+.0f}%, "
             f"full {get('short', 'full'):+.0f}% at {_fmt_k(largest)} | see text |"]
-    lines += [f"| doubling gains < 1% beyond 256K at 7 ply (middle game) | "
+    lines += ["| doubling gains < 1% beyond 256K at 7 ply (middle game) | "
               + ", ".join(f"{d} ply: {_fmt_k(v) if v else 'none'}" for (ts, d), v in sorted(one_percent.items()) if ts == "middle")
               + " | see text |", ""]
     (out_dir / "README.md").write_text("\n".join(lines) + "\n")

@@ -70,7 +70,7 @@ def _emit(moves, n, frm, targets):
 
 
 @jit
-def _emit_pawn_set(moves, n, targets, delta, flag, last_rank, quiet_promos_only_queen):
+def _emit_pawn_set(moves, n, targets, delta, flag, last_rank):
     """Write the pawn moves that land on `targets`, each coming from `to - delta`.
     Landings on the last rank become four promotions."""
     promos = targets & last_rank
@@ -104,16 +104,16 @@ def _pawn_moves(moves, n, pawns, us, empty, enemies, allowed, noisy):
         double_rank = RANK_6
     single = _shift(pawns, up) & empty
     if noisy:
-        n = _emit_pawn_set(moves, n, single & allowed & last_rank, up, 0, last_rank, False)
+        n = _emit_pawn_set(moves, n, single & allowed & last_rank, up, 0, last_rank)
     else:
         double = _shift(single & double_rank, up) & empty & allowed
-        n = _emit_pawn_set(moves, n, single & allowed, up, 0, last_rank, False)
-        n = _emit_pawn_set(moves, n, double, 2 * up, FLAG_DOUBLE, last_rank, False)
+        n = _emit_pawn_set(moves, n, single & allowed, up, 0, last_rank)
+        n = _emit_pawn_set(moves, n, double, 2 * up, FLAG_DOUBLE, last_rank)
     # Captures towards the a-file and towards the h-file.
     west = _shift(pawns & ~FILE_A, up - 1) & enemies & allowed
     east = _shift(pawns & ~FILE_H, up + 1) & enemies & allowed
-    n = _emit_pawn_set(moves, n, west, up - 1, 0, last_rank, False)
-    n = _emit_pawn_set(moves, n, east, up + 1, 0, last_rank, False)
+    n = _emit_pawn_set(moves, n, west, up - 1, 0, last_rank)
+    n = _emit_pawn_set(moves, n, east, up + 1, 0, last_rank)
     return n
 
 

@@ -32,7 +32,7 @@ def load_epd(path) -> List[tuple]:
 def run_suite(path, movetime_ms: int = 1000, hash_mb: int = 64, profile: str = "play",
               limit: Optional[int] = None,
               on_result: Callable[[TacticResult], None] = None) -> List[TacticResult]:
-    from engine.board import Board
+    from engine.board import Board, move_to_uci
     from engine.driver import Limits, Searcher
     from engine.search import PROFILES
     from engine.tt import new_table
@@ -51,7 +51,6 @@ def run_suite(path, movetime_ms: int = 1000, hash_mb: int = 64, profile: str = "
         start = time.perf_counter()
         result = searcher.run(board, table, Limits(soft_time=seconds, hard_time=seconds))
         elapsed = time.perf_counter() - start
-        from engine.board import move_to_uci
         move = chess.Move.from_uci(move_to_uci(result.best_move))
         best = ops.get("bm") or []
         avoid = ops.get("am") or []

@@ -17,6 +17,7 @@ ENGINE_AUTHOR = "the TwoBig developers"
 VERSION = "0.1.0"
 
 GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
+GO_POSITIVE_PARAMS = ("depth", "nodes", "mate", "movestogo")
 GO_FLAGS = ("infinite", "ponder")
 
 
@@ -35,10 +36,10 @@ def parse_go(args):
                 value = int(args[i + 1])
             except ValueError:
                 raise ValueError(f"go: '{token}' needs a number, got {args[i + 1]!r}") from None
-            if token in ("depth", "nodes", "mate", "movestogo", "movetime") and value <= 0 \
-                    and token != "movetime":
+            if token in GO_POSITIVE_PARAMS and value <= 0:
                 raise ValueError(f"go: '{token}' must be positive, got {value}")
-            setattr(params, token, max(value, 0) if token not in ("wtime", "btime") else value)
+            # A clock may be negative (some GUIs send it so); increments and movetime may not.
+            setattr(params, token, value if token in ("wtime", "btime") else max(value, 0))
             i += 2
         elif token in GO_FLAGS:
             setattr(params, token, True)

@@ -16,7 +16,6 @@ ratio when --sprt is given.
 import math
 import random
 import shlex
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor

@@ -11,7 +11,6 @@ report DIR/README.md and the plots DIR/*.png are rebuilt from the CSV at the end
 Runs go to worker processes (--jobs); each loads the compiled kernels from the cache once.
 """
 import csv
-import math
 import os
 import sys
 import time
@@ -23,7 +22,7 @@ import click
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.experiments import RunConfig, feldmann_expected  # noqa: E402
+from engine.experiments import RunConfig  # noqa: E402
 
 SCHEMES = ["DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TwoDEEP", "TwoBig1"]
 FIELDS = ["experiment", "test_set", "scheme", "positions_k", "stamping", "use", "key_bits",

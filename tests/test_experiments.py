@@ -1,8 +1,6 @@
 """The thesis' test sets and the experiment runner."""
 import math
 
-import pytest
-
 from engine import experiments as X
 
 

@@ -13,7 +13,7 @@ from engine.board import Board, move_to_uci
 from engine.driver import Limits, Searcher
 from engine.search import PROFILE_PAPER, PROFILE_PLAY, new_search_state, search
 from engine.tt import C_ENABLED, C_SAME_DEPTH, new_table, stats_dict
-from engine.types import INFINITE, MATE, MATE_BOUND
+from engine.types import INFINITE, MATE
 
 
 def run(fen, profile=PROFILE_PLAY, table=None, **limits):

@@ -5,7 +5,7 @@ import pytest
 
 from engine import tt as T
 from engine._jit import jit
-from engine.types import MATE, MAX_PLY
+from engine.types import MATE
 
 EXACT, LOWER, UPPER = T.BOUND_EXACT, T.BOUND_LOWER, T.BOUND_UPPER
 

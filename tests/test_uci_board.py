@@ -1,40 +1,28 @@
 """The board commands of the UCI loop through a raw pipe: d, go perft, bad positions."""
 import chess
 import chess.polyglot
-import pytest
-
-from tests.uci_pipe import UciPipe
 
 
-@pytest.fixture
-def engine():
-    pipe = UciPipe()
-    pipe.ask("uci", "uciok")
-    pipe.ask("isready", "readyok", timeout=120)
-    yield pipe
-    pipe.close()
-
-
-def _display(engine):
-    lines = engine.ask("d", "Checkers:")
+def _display(pipe):
+    lines = pipe.ask("d", "Checkers:")
     return {l.split(":", 1)[0]: l.split(":", 1)[1].strip() for l in lines if ":" in l}
 
 
-def test_d_reports_fen_key_checkers(engine):
-    engine.send("position startpos moves e2e4 d7d5 e4e5 f7f5 e1e2")
-    info = _display(engine)
+def test_d_reports_fen_key_checkers(pipe):
+    pipe.send("position startpos moves e2e4 d7d5 e4e5 f7f5 e1e2")
+    info = _display(pipe)
     oracle = chess.Board()
     for uci in "e2e4 d7d5 e4e5 f7f5 e1e2".split():
         oracle.push_uci(uci)
     assert info["Fen"] == oracle.fen(en_passant="xfen")
     assert int(info["Key"], 16) == chess.polyglot.zobrist_hash(oracle)
-    engine.send("position fen 4k3/8/8/8/8/3n4/8/R3K2R w KQ - 0 1")
-    assert _display(engine)["Checkers"] == "d3"
+    pipe.send("position fen 4k3/8/8/8/8/3n4/8/R3K2R w KQ - 0 1")
+    assert _display(pipe)["Checkers"] == "d3"
 
 
-def test_go_perft_divide(engine):
-    engine.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-    lines = engine.ask("go perft 3", "Nodes searched")
+def test_go_perft_divide(pipe):
+    pipe.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    lines = pipe.ask("go perft 3", "Nodes searched")
     assert lines[-1] == "Nodes searched: 97862"
     assert lines[-2] == ""
     divided = dict(l.split(": ") for l in lines[:-2])
@@ -42,9 +30,9 @@ def test_go_perft_divide(engine):
     assert divided["e1g1"] == "2059" and divided["e5f7"] == "2080"
 
 
-def test_bad_input_keeps_position(engine):
-    engine.send("position startpos moves e2e4")
-    before = _display(engine)["Fen"]
+def test_bad_input_keeps_position(pipe):
+    pipe.send("position startpos moves e2e4")
+    before = _display(pipe)["Fen"]
     for bad in ["position fen 8/8/8/8/8/8/8/8 w - - 0 1",
                 "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
                 "position startpos moves e7e5 e2e4",
@@ -52,7 +40,7 @@ def test_bad_input_keeps_position(engine):
                 "position banana",
                 "go perft x",
                 "flibbertigibbet"]:
-        reply = engine.ask(bad, "info string")
+        reply = pipe.ask(bad, "info string")
         assert reply[-1].startswith("info string ")
-        assert _display(engine)["Fen"] == before
-    assert engine.ask("go perft 1", "Nodes searched")[-1] == "Nodes searched: 20"
+        assert _display(pipe)["Fen"] == before
+    assert pipe.ask("go perft 1", "Nodes searched")[-1] == "Nodes searched: 20"

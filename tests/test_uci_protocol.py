@@ -23,15 +23,6 @@ def engine():
     eng.quit()
 
 
-@pytest.fixture
-def pipe():
-    p = UciPipe()
-    p.ask("uci", "uciok")
-    p.ask("isready", "readyok", timeout=120)
-    yield p
-    p.close()
-
-
 # -- python-chess as the GUI ---------------------------------------------------------------
 def test_identity_and_options(engine):
     assert engine.id["name"].startswith("TwoBig")
