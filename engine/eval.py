@@ -1,12 +1,26 @@
-"""[jit] Evaluation: tapered material + piece-square tables (PeSTO's values, engine.pst).
+"""[jit] Evaluation: tapered material + piece-square tables (PeSTO's values, engine.pst),
+and for the PLAY profile a positional layer on top.
 
 make_move keeps the middle-game and end-game sums (white minus black) and the game phase
-in the state row; `evaluate` blends them. `evaluate_from_scratch` recomputes the sums from
-the mailbox: the tests use it to prove the incremental sums.
+in the state row; `evaluate` blends them (the PAPER profile's evaluation, as in the
+thesis' experiments). `scratch_sums` recomputes the sums from the mailbox: the tests use
+it to prove the incremental sums.
+
+`evaluate_full` (PLAY profile) adds, for each side, terms computed from the bitboards:
+mobility, attacks on the enemy king's zone, the pawn shelter in front of the own king,
+isolated and doubled pawns, passed pawns by rank, the bishop pair and rooks on open or
+half-open files. `side_terms` returns them one by one so that the `eval` command and the
+tests can see each.
 """
+import numpy as np
+
 from engine._jit import jit
+from engine.attacks import bishop_attacks, king_attacks, knight_attacks, rook_attacks
+from engine.bitboard import lsb, popcount
 from engine.types import (
-    EMPTY, I_PHASE, I_PST_EG, I_PST_MG, ST_EG, ST_MG, ST_PHASE, ST_SIDE, WHITE,
+    BISHOP, EMPTY, FILE_A, FILE_H, I_PHASE, I_PST_EG, I_PST_MG, KING, KNIGHT, OCC, PAWN, QUEEN,
+    ROOK, ST_EG, ST_MG, ST_PHASE, ST_SIDE, U0, U1, U_ADJACENT_FILES, U_FILE, U_FRONT_SPAN,
+    U_PASSED_SPAN, WHITE,
 )
 
 TOTAL_PHASE = 24
@@ -63,3 +77,188 @@ def scratch_sums(P, T):
             eg += pst_eg(T, piece, sq)
             phase += phase_weight(T, piece)
     return mg, eg, phase
+
+
+# ---------------------------------------------------------------------------------------
+# Positional terms of the PLAY profile (centipawns; middle game, end game).
+# ---------------------------------------------------------------------------------------
+# Mobility: per square attacked that is neither own-occupied nor attacked by an enemy pawn,
+# counted from a typical number of such squares so that an average piece scores 0.
+KNIGHT_MOBILITY = (4, 4, 4)     # (mg, eg, typical count)
+BISHOP_MOBILITY = (5, 5, 6)
+ROOK_MOBILITY = (2, 4, 6)
+QUEEN_MOBILITY = (1, 2, 12)
+# King attack: a piece hitting n squares of the enemy king's zone (king square and its
+# neighbours) adds weight * n units; with two or more attackers and a queen the attack is
+# worth units^2 / KING_ATTACK_DIVISOR, at most KING_ATTACK_MAX (middle game only).
+KING_ATTACK_WEIGHT = (0, 2, 2, 3, 5, 0)   # by piece type
+KING_ATTACK_DIVISOR = 4
+KING_ATTACK_MAX = 500
+SHELTER_MISSING = 14            # per file at or beside the king without an own pawn ahead
+ISOLATED_PAWN = (-12, -14)
+DOUBLED_PAWN = (-10, -22)       # per pawn with an own pawn ahead of it on its file
+PASSED_PAWN_MG = (0, 2, 5, 10, 20, 35, 55, 0)   # by rank from the pawn owner's side
+PASSED_PAWN_EG = (0, 8, 12, 25, 45, 75, 110, 0)
+BISHOP_PAIR = (30, 55)
+ROOK_OPEN_FILE = (28, 10)
+ROOK_HALF_OPEN_FILE = (12, 6)
+# side_terms returns one (mg, eg) pair per name, flattened: mg at 2k, eg at 2k + 1.
+TERM_NAMES = ("mobility", "king attack", "king shelter", "pawn structure", "passed pawns",
+              "bishop pair", "rook files")
+N_TERM_VALUES = 2 * len(TERM_NAMES)
+
+
+def fill_eval_masks(u):
+    """Write the file, adjacent-file, front-span and passed-span masks (layout in
+    engine.types) into the flat uint64 table array."""
+    one = np.uint64(1)
+    for f in range(8):
+        u[U_FILE + f] = np.uint64(0x0101010101010101) << np.uint64(f)
+    for f in range(8):
+        adjacent = np.uint64(0)
+        for g in (f - 1, f + 1):
+            if 0 <= g < 8:
+                adjacent |= u[U_FILE + g]
+        u[U_ADJACENT_FILES + f] = adjacent
+    for colour in (0, 1):
+        for sq in range(64):
+            f, r = sq % 8, sq // 8
+            ahead = range(r + 1, 8) if colour == 0 else range(r - 1, -1, -1)
+            front = passed = np.uint64(0)
+            for rr in ahead:
+                for ff in (f - 1, f, f + 1):
+                    if 0 <= ff < 8:
+                        bit = one << np.uint64(rr * 8 + ff)
+                        passed |= bit
+                        if ff == f:
+                            front |= bit
+            u[U_FRONT_SPAN + colour * 64 + sq] = front
+            u[U_PASSED_SPAN + colour * 64 + sq] = passed
+
+
+@jit
+def pawn_attack_set(pawns, colour):
+    """Every square attacked by the pawns (a bitboard) of `colour`."""
+    if colour == WHITE:
+        return ((pawns & ~FILE_A) << np.uint64(7)) | ((pawns & ~FILE_H) << np.uint64(9))
+    return ((pawns & ~FILE_A) >> np.uint64(9)) | ((pawns & ~FILE_H) >> np.uint64(7))
+
+
+@jit
+def side_terms(P, T, us):
+    """The positional terms of side `us`, from us's point of view: the (mg, eg) pair of
+    each of TERM_NAMES in turn, as one flat tuple of N_TERM_VALUES ints."""
+    bb = P.bb
+    them = 1 - us
+    base = us * 6
+    occ = bb[OCC] | bb[OCC + 1]
+    own_pawns = bb[base + PAWN]
+    their_pawns = bb[6 - base + PAWN]
+    area = ~bb[OCC + us] & ~pawn_attack_set(their_pawns, them)
+    their_king = lsb(bb[6 - base + KING])
+    zone = king_attacks(T, their_king) | (U1 << np.uint64(their_king))
+
+    mob_mg = 0
+    mob_eg = 0
+    rook_mg = 0
+    rook_eg = 0
+    attackers = 0
+    units = 0
+    for kind in range(KNIGHT, KING):
+        pieces = bb[base + kind]
+        while pieces:
+            sq = lsb(pieces)
+            pieces &= pieces - U1
+            if kind == KNIGHT:
+                att = knight_attacks(T, sq)
+                weights = KNIGHT_MOBILITY
+            elif kind == BISHOP:
+                att = bishop_attacks(T, sq, occ)
+                weights = BISHOP_MOBILITY
+            elif kind == ROOK:
+                att = rook_attacks(T, sq, occ)
+                weights = ROOK_MOBILITY
+                file_mask = T.u[U_FILE + (sq & 7)]
+                if own_pawns & file_mask == U0:
+                    if their_pawns & file_mask == U0:
+                        rook_mg += ROOK_OPEN_FILE[0]
+                        rook_eg += ROOK_OPEN_FILE[1]
+                    else:
+                        rook_mg += ROOK_HALF_OPEN_FILE[0]
+                        rook_eg += ROOK_HALF_OPEN_FILE[1]
+            else:
+                att = rook_attacks(T, sq, occ) | bishop_attacks(T, sq, occ)
+                weights = QUEEN_MOBILITY
+            count = popcount(att & area) - weights[2]
+            mob_mg += weights[0] * count
+            mob_eg += weights[1] * count
+            hits = popcount(att & zone)
+            if hits:
+                attackers += 1
+                units += KING_ATTACK_WEIGHT[kind] * hits
+    king_attack = 0
+    if attackers >= 2 and bb[base + QUEEN] != U0:
+        king_attack = min(units * units // KING_ATTACK_DIVISOR, KING_ATTACK_MAX)
+
+    # Shelter: each of the king's file and its neighbours wants an own pawn ahead of the king.
+    own_king = lsb(bb[base + KING])
+    ahead_of_king = T.u[U_PASSED_SPAN + us * 64 + own_king]
+    king_file = own_king & 7
+    missing = 0
+    for f in range(max(king_file - 1, 0), min(king_file + 1, 7) + 1):
+        if own_pawns & ahead_of_king & T.u[U_FILE + f] == U0:
+            missing += 1
+    shelter = -SHELTER_MISSING * missing
+
+    pawn_mg = 0
+    pawn_eg = 0
+    passed_mg = 0
+    passed_eg = 0
+    pawns = own_pawns
+    while pawns:
+        sq = lsb(pawns)
+        pawns &= pawns - U1
+        if own_pawns & T.u[U_ADJACENT_FILES + (sq & 7)] == U0:
+            pawn_mg += ISOLATED_PAWN[0]
+            pawn_eg += ISOLATED_PAWN[1]
+        if own_pawns & T.u[U_FRONT_SPAN + us * 64 + sq] != U0:
+            pawn_mg += DOUBLED_PAWN[0]
+            pawn_eg += DOUBLED_PAWN[1]
+        elif their_pawns & T.u[U_PASSED_SPAN + us * 64 + sq] == U0:
+            rank = sq >> 3 if us == WHITE else 7 - (sq >> 3)
+            passed_mg += PASSED_PAWN_MG[rank]
+            passed_eg += PASSED_PAWN_EG[rank]
+
+    pair_mg = 0
+    pair_eg = 0
+    if popcount(bb[base + BISHOP]) >= 2:
+        pair_mg = BISHOP_PAIR[0]
+        pair_eg = BISHOP_PAIR[1]
+    return (mob_mg, mob_eg, king_attack, 0, shelter, 0, pawn_mg, pawn_eg, passed_mg, passed_eg,
+            pair_mg, pair_eg, rook_mg, rook_eg)
+
+
+@jit
+def evaluate_full_white(P, T):
+    """PLAY-profile evaluation from white's point of view: material and PST plus the
+    positional terms of both sides, tapered."""
+    w = side_terms(P, T, 0)
+    b = side_terms(P, T, 1)
+    row = P.meta[0]
+    mg = P.st[row, ST_MG]
+    eg = P.st[row, ST_EG]
+    for t in range(0, N_TERM_VALUES, 2):
+        mg += w[t] - b[t]
+        eg += w[t + 1] - b[t + 1]
+    # Rounded toward zero, so that a position and its colour-mirror get opposite scores
+    # (taper's floor division, kept for the PAPER profile, rounds -x.5 and x.5 apart).
+    phase = min(P.st[row, ST_PHASE], TOTAL_PHASE)
+    blend = mg * phase + eg * (TOTAL_PHASE - phase)
+    return blend // TOTAL_PHASE if blend >= 0 else -(-blend // TOTAL_PHASE)
+
+
+@jit
+def evaluate_full(P, T):
+    """PLAY-profile evaluation from the side to move's point of view."""
+    score = evaluate_full_white(P, T)
+    return score if P.st[P.meta[0], ST_SIDE] == WHITE else -score

@@ -13,9 +13,10 @@ the size stored with an entry is the growth of that counter over its subtree, so
 sees a retrieved position as one node and BIGALL as the nodes it originally cost.
 
 Profiles (ctrl[K_PROFILE]):
-  PLAY   check extensions, null-move pruning, reverse futility pruning, late-move
-         reductions, killers, mate-distance pruning; no TT cut-offs at PV nodes.
-  PAPER  the thesis' ALIBABA: PVS + quiescence (captures and promotions; every move in
+  PLAY   the full evaluation (engine.eval.evaluate_full), check extensions, null-move
+         pruning, reverse futility pruning, late-move reductions, SEE pruning of losing
+         captures in quiescence, killers, mate-distance pruning; no TT cut-offs at PV nodes.
+  PAPER  the thesis' ALIBABA: material + PST evaluation, PVS + quiescence (captures and promotions; every move in
          check), ordering by refutation (previous PV), TT move, MVV-LVA, promotions,
          history; no extensions, no pruning beyond alpha-beta; TT cut-offs at every node.
 """
@@ -25,7 +26,7 @@ import numpy as np
 
 from engine._jit import jit
 from engine.bitboard import popcount
-from engine.eval import evaluate
+from engine.eval import evaluate, evaluate_full
 from engine.movegen import generate_moves
 from engine.movepick import is_capture, pick_next, reward_quiet, score_moves, see_at_least
 from engine.position import (
@@ -160,6 +161,12 @@ def _move_in_list(moves, start, end, move):
 
 
 @jit
+def static_eval(P, T, paper):
+    """PAPER: the thesis-style material + PST evaluation; PLAY: the full evaluation."""
+    return evaluate(P) if paper else evaluate_full(P, T)
+
+
+@jit
 def quiesce(P, T, tt, S, alpha, beta, ply):
     """Captures and promotions (every move in check) until the position is quiet."""
     _count_node(S, ply)
@@ -167,8 +174,9 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
     S.pv_len[ply] = ply
     if S.ctrl[K_STOP] != 0:
         return 0
+    paper = S.ctrl[K_PROFILE] == PROFILE_PAPER
     if ply >= MAX_PLY - 1:
-        return evaluate(P)
+        return static_eval(P, T, paper)
     if insufficient_material(P):
         return DRAW
     checked = in_check(P, T)
@@ -180,7 +188,7 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
         if end == start:
             return -(MATE - ply)
     else:
-        stand_pat = evaluate(P)
+        stand_pat = static_eval(P, T, paper)
         if tt.conf[C_ENABLED]:
             # Figure 2.7's Evaluate: a stored score replaces or bounds the evaluation.
             found, tmove, tscore, tdepth, tbound, tsize = tt_probe(tt, current_key(P), ply)
@@ -201,7 +209,7 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
         best = stand_pat
         end = generate_moves(P, T, S.moves, start, GEN_NOISY)
     side = P.st[P.meta[0], ST_SIDE]
-    prune_losing = not checked and S.ctrl[K_PROFILE] == PROFILE_PLAY
+    prune_losing = not checked and not paper
     score_moves(P, S, S.moves, S.scores, start, end, 0, tt_move, ply, side, False)
     for i in range(start, end):
         move = pick_next(S.moves, S.scores, i, end)
@@ -240,7 +248,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
         if is_draw(P):
             return DRAW
         if ply >= MAX_PLY - 1:
-            return evaluate(P)
+            return static_eval(P, T, paper)
         if not paper:  # mate-distance pruning
             alpha = max(alpha, -(MATE - ply))
             beta = min(beta, MATE - ply - 1)
@@ -288,7 +296,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
         if checked:
             depth += 1
         elif not is_pv and abs(beta) < MATE_BOUND:
-            static = evaluate(P)
+            static = evaluate_full(P, T)
             if depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta:
                 return static
             if (allow_null and depth >= NULL_MIN_DEPTH and static >= beta

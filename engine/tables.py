@@ -1,7 +1,8 @@
 """The read-only tables every jitted kernel takes as its `T` argument, built once per process.
 
 `Tables(u, i)` holds two flat arrays (layout and the reason for it in engine.types): the
-uint64 one has the attack tables (engine.attacks) and the Zobrist keys (engine.zobrist,
+uint64 one has the attack tables (engine.attacks), the evaluation's file and pawn-span
+masks (engine.eval) and the Zobrist keys (engine.zobrist,
 from python-chess's copy of the Polyglot random array); the int64 one has the PeSTO
 piece-square tables (engine.pst), phase weights and castling-rights masks.
 """
@@ -11,6 +12,7 @@ import functools
 import numpy as np
 
 from engine.attacks import fill_attack_tables
+from engine.eval import fill_eval_masks
 from engine.pst import PHASE_INC, build_pst
 from engine.types import (
     CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, I_CASTLE_KEEP, I_PHASE, I_PST_EG, I_PST_MG, I_SIZE,
@@ -40,6 +42,7 @@ def get_tables() -> Tables:
 
     u = np.zeros(U_SIZE, dtype=np.uint64)
     fill_attack_tables(u)
+    fill_eval_masks(u)
     fill_zobrist_tables(u, chess.polyglot.POLYGLOT_RANDOM_ARRAY)
     i = np.zeros(I_SIZE, dtype=np.int64)
     pst_mg, pst_eg = build_pst()

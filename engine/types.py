@@ -126,6 +126,10 @@ DRAW = 0
 #   U_Z_SIDE         1  Zobrist of white to move (+7 padding)
 #   U_ROOK_ATTACKS 102400  magic-indexed rook attack sets
 #   U_BISHOP_ATTACKS 5248  magic-indexed bishop attack sets
+#   U_FILE           8  the squares of each file
+#   U_ADJACENT_FILES 8  the files either side of each file
+#   U_FRONT_SPAN   128  [colour * 64 + sq] own file, squares ahead of sq (colour's view)
+#   U_PASSED_SPAN  128  [colour * 64 + sq] own and adjacent files, squares ahead of sq
 # ---------------------------------------------------------------------------------------
 U_KNIGHT = 0
 U_KING = 64
@@ -148,7 +152,11 @@ U_ROOK_ATTACKS = U_Z_SIDE + 8
 ROOK_ATTACKS_SIZE = 102400
 U_BISHOP_ATTACKS = U_ROOK_ATTACKS + ROOK_ATTACKS_SIZE
 BISHOP_ATTACKS_SIZE = 5248
-U_SIZE = U_BISHOP_ATTACKS + BISHOP_ATTACKS_SIZE
+U_FILE = U_BISHOP_ATTACKS + BISHOP_ATTACKS_SIZE
+U_ADJACENT_FILES = U_FILE + 8
+U_FRONT_SPAN = U_ADJACENT_FILES + 8
+U_PASSED_SPAN = U_FRONT_SPAN + 128
+U_SIZE = U_PASSED_SPAN + 128
 
 I_PST_MG = 0
 I_PST_EG = 768

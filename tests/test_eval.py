@@ -1,0 +1,191 @@
+"""The PLAY profile's positional evaluation, checked term by term against a reference
+written independently with python-chess's square sets and attack functions."""
+import random
+
+import chess
+import numpy as np
+import pytest
+
+from engine import eval as ev
+from engine.board import Board
+from engine.suites import load_perft_suites
+
+
+def _pawn_attacked(board: chess.Board, by: chess.Color) -> chess.SquareSet:
+    squares = chess.SquareSet()
+    for sq in board.pieces(chess.PAWN, by):
+        squares |= board.attacks(sq)
+    return squares
+
+
+def _ahead(sq: int, colour: chess.Color, files) -> list:
+    """Squares on `files` strictly ahead of sq from colour's side."""
+    rank = chess.square_rank(sq)
+    ranks = range(rank + 1, 8) if colour == chess.WHITE else range(rank - 1, -1, -1)
+    return [chess.square(f, r) for r in ranks for f in files if 0 <= f < 8]
+
+
+def reference_terms(board: chess.Board, us: chess.Color) -> list:
+    """The flat (mg, eg) list of engine.eval.side_terms, computed the slow, obvious way."""
+    them = not us
+    occupied = board.occupied
+    own_pawns = board.pieces(chess.PAWN, us)
+    their_pawns = board.pieces(chess.PAWN, them)
+    area = ~chess.SquareSet(board.occupied_co[us]) & ~_pawn_attacked(board, them)
+    their_king = board.king(them)
+    zone = chess.SquareSet(chess.BB_KING_ATTACKS[their_king]) | chess.SquareSet.from_square(their_king)
+    mobility_weights = {chess.KNIGHT: ev.KNIGHT_MOBILITY, chess.BISHOP: ev.BISHOP_MOBILITY,
+                        chess.ROOK: ev.ROOK_MOBILITY, chess.QUEEN: ev.QUEEN_MOBILITY}
+    mob = [0, 0]
+    rook = [0, 0]
+    attackers = units = 0
+    for kind, weights in mobility_weights.items():
+        for sq in board.pieces(kind, us):
+            if kind == chess.KNIGHT:
+                att = chess.BB_KNIGHT_ATTACKS[sq]
+            else:
+                att = 0
+                if kind in (chess.ROOK, chess.QUEEN):
+                    att |= chess.BB_RANK_ATTACKS[sq][chess.BB_RANK_MASKS[sq] & occupied]
+                    att |= chess.BB_FILE_ATTACKS[sq][chess.BB_FILE_MASKS[sq] & occupied]
+                if kind in (chess.BISHOP, chess.QUEEN):
+                    att |= chess.BB_DIAG_ATTACKS[sq][chess.BB_DIAG_MASKS[sq] & occupied]
+            att = chess.SquareSet(att)
+            count = len(att & area) - weights[2]
+            mob[0] += weights[0] * count
+            mob[1] += weights[1] * count
+            hits = len(att & zone)
+            if hits:
+                attackers += 1
+                units += ev.KING_ATTACK_WEIGHT[kind - 1] * hits
+            if kind == chess.ROOK:
+                file_squares = chess.SquareSet(chess.BB_FILES[chess.square_file(sq)])
+                if not own_pawns & file_squares:
+                    open_file = not their_pawns & file_squares
+                    bonus = ev.ROOK_OPEN_FILE if open_file else ev.ROOK_HALF_OPEN_FILE
+                    rook[0] += bonus[0]
+                    rook[1] += bonus[1]
+    king_attack = 0
+    if attackers >= 2 and board.pieces(chess.QUEEN, us):
+        king_attack = min(units * units // ev.KING_ATTACK_DIVISOR, ev.KING_ATTACK_MAX)
+
+    own_king = board.king(us)
+    kf = chess.square_file(own_king)
+    missing = sum(1 for f in (kf - 1, kf, kf + 1)
+                  if 0 <= f < 8 and not any(s in own_pawns for s in _ahead(own_king, us, [f])))
+
+    pawn = [0, 0]
+    passed = [0, 0]
+    for sq in own_pawns:
+        f = chess.square_file(sq)
+        if not any(chess.square_file(p) in (f - 1, f + 1) for p in own_pawns):
+            pawn[0] += ev.ISOLATED_PAWN[0]
+            pawn[1] += ev.ISOLATED_PAWN[1]
+        if any(s in own_pawns for s in _ahead(sq, us, [f])):
+            pawn[0] += ev.DOUBLED_PAWN[0]
+            pawn[1] += ev.DOUBLED_PAWN[1]
+        elif not any(s in their_pawns for s in _ahead(sq, us, [f - 1, f, f + 1])):
+            rank = chess.square_rank(sq) if us == chess.WHITE else 7 - chess.square_rank(sq)
+            passed[0] += ev.PASSED_PAWN_MG[rank]
+            passed[1] += ev.PASSED_PAWN_EG[rank]
+    pair = ev.BISHOP_PAIR if len(board.pieces(chess.BISHOP, us)) >= 2 else (0, 0)
+    return [mob[0], mob[1], king_attack, 0, -ev.SHELTER_MISSING * missing, 0, pawn[0], pawn[1],
+            passed[0], passed[1], pair[0], pair[1], rook[0], rook[1]]
+
+
+EVAL_FENS = [
+    chess.STARTING_FEN,
+    "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5",
+    "6k1/5ppp/8/1P6/8/8/2p2PPP/6K1 w - - 0 1",          # passed pawns both sides
+    "4k3/8/2p5/2p5/8/P7/P4P2/4K3 b - - 0 1",            # doubled and isolated pawns
+    "r4rk1/1b3ppp/p7/1p1Q4/8/1B3N2/PP3PPP/3R1RK1 w - - 0 1",  # open files, bishops
+    "6k1/5p1p/6pQ/8/8/5N2/5PPP/6K1 w - - 0 1",          # attack on a castled king
+]
+
+
+@pytest.mark.parametrize("fen", EVAL_FENS)
+def test_side_terms_match_reference(fen):
+    board = Board(fen)
+    chess_board = chess.Board(fen)
+    for us in (chess.WHITE, chess.BLACK):
+        colour = 0 if us == chess.WHITE else 1
+        got = list(ev.side_terms(board.P, board.T, np.int64(colour)))
+        assert got == reference_terms(chess_board, us), (fen, us)
+
+
+def test_side_terms_match_reference_on_suite_positions():
+    """Every perft-suite position, and the positions 4 and 8 random plies after it."""
+    rng = random.Random(6)
+    checked = 0
+    for fen in sorted({case.fen for case in load_perft_suites()}):
+        chess_board = chess.Board(fen)
+        board = Board(fen)
+        for plies in (4, 4, 0):
+            for us in (chess.WHITE, chess.BLACK):
+                colour = 0 if us == chess.WHITE else 1
+                got = list(ev.side_terms(board.P, board.T, np.int64(colour)))
+                assert got == reference_terms(chess_board, us), (chess_board.fen(), us)
+            checked += 1
+            for _ in range(plies):
+                moves = list(chess_board.legal_moves)
+                if not moves:
+                    break
+                move = rng.choice(moves)
+                chess_board.push(move)
+                board.push_uci(move.uci())
+    assert checked > 1000
+
+
+def _mirrored(fen: str) -> str:
+    return chess.Board(fen).mirror().fen(en_passant="xfen")
+
+
+@pytest.mark.parametrize("fen", EVAL_FENS)
+def test_full_evaluation_is_colour_symmetric(fen):
+    """Swapping the colours (board mirrored, other side to move) leaves the side to move's
+    score unchanged, and each side's terms move to the other side."""
+    board, mirror = Board(fen), Board(_mirrored(fen))
+    assert ev.evaluate_full(board.P, board.T) == ev.evaluate_full(mirror.P, mirror.T)
+    assert ev.evaluate_full_white(board.P, board.T) == -ev.evaluate_full_white(mirror.P, mirror.T)
+    assert ev.side_terms(board.P, board.T, np.int64(0)) == ev.side_terms(mirror.P, mirror.T, np.int64(1))
+
+
+def test_full_evaluation_is_pst_plus_terms():
+    board = Board(EVAL_FENS[4])
+    white = ev.side_terms(board.P, board.T, np.int64(0))
+    black = ev.side_terms(board.P, board.T, np.int64(1))
+    mg, eg, phase = (int(x) for x in ev.scratch_sums(board.P, board.T))
+    mg += sum(white[0::2]) - sum(black[0::2])
+    eg += sum(white[1::2]) - sum(black[1::2])
+    phase = min(phase, 24)
+    blend = mg * phase + eg * (24 - phase)
+    assert ev.evaluate_full_white(board.P, board.T) == int(blend / 24)
+    assert ev.evaluate_full_white(board.P, board.T) != ev.evaluate_white(board.P)
+
+
+def test_terms_see_what_they_name():
+    """Hand-checked facts, so a wrong constant or mask shows up as a plain failure."""
+    def terms(fen, colour):
+        b = Board(fen)
+        return dict(zip(ev.TERM_NAMES, zip(*[iter(ev.side_terms(b.P, b.T, np.int64(colour)))] * 2)))
+
+    passer = terms("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1", 0)
+    assert passer["passed pawns"] == (ev.PASSED_PAWN_MG[1], ev.PASSED_PAWN_EG[1])
+    blocked = terms("4k3/8/2p5/8/8/8/1P6/4K3 w - - 0 1", 0)   # c6 pawn guards b-file path
+    assert blocked["passed pawns"] == (0, 0)
+    doubled = terms("4k3/8/8/8/8/1P6/1P6/4K3 w - - 0 1", 0)
+    assert doubled["pawn structure"] == (ev.DOUBLED_PAWN[0] + 2 * ev.ISOLATED_PAWN[0],
+                                         ev.DOUBLED_PAWN[1] + 2 * ev.ISOLATED_PAWN[1])
+    pair = terms("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", 0)
+    assert pair["bishop pair"] == ev.BISHOP_PAIR
+    rooks = terms("4k3/p7/8/8/8/8/1P6/R3K2R w - - 0 1", 0)   # a: half-open, h: open
+    assert rooks["rook files"] == (ev.ROOK_OPEN_FILE[0] + ev.ROOK_HALF_OPEN_FILE[0],
+                                   ev.ROOK_OPEN_FILE[1] + ev.ROOK_HALF_OPEN_FILE[1])
+    sheltered = terms("6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1", 0)
+    bare = terms("6k1/8/8/8/8/8/8/6K1 w - - 0 1", 0)
+    assert sheltered["king shelter"] == (0, 0)
+    assert bare["king shelter"] == (-3 * ev.SHELTER_MISSING, 0)
+    attack = terms("6k1/5p1p/6pQ/8/8/5N2/5PPP/6K1 w - - 0 1", 0)
+    assert attack["king attack"][0] == 0          # only the queen hits the zone
+    attack = terms("6k1/5p1p/6pQ/6N1/8/8/5PPP/6K1 w - - 0 1", 0)
+    assert attack["king attack"][0] > 0           # queen and knight
