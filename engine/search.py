@@ -14,13 +14,16 @@ sees a retrieved position as one node and BIGALL as the nodes it originally cost
 
 Profiles (ctrl[K_PROFILE]):
   PLAY   the full evaluation (engine.eval.evaluate_full), check extensions, null-move
-         pruning, reverse futility pruning, late-move reductions, SEE pruning of losing
-         captures in quiescence, killers, mate-distance pruning; no TT cut-offs at PV nodes.
+         pruning, reverse futility pruning, futility and late-move pruning of quiet moves,
+         logarithmic late-move reductions, internal iterative reduction, SEE pruning of
+         losing captures in quiescence, killers, mate-distance pruning; no TT cut-offs at
+         PV nodes.
   PAPER  the thesis' ALIBABA: material + PST evaluation, PVS + quiescence (captures and promotions; every move in
          check), ordering by refutation (previous PV), TT move, MVV-LVA, promotions,
          history; no extensions, no pruning beyond alpha-beta; TT cut-offs at every node.
 """
 import collections
+import math
 
 import numpy as np
 
@@ -28,7 +31,7 @@ from engine._jit import jit
 from engine.bitboard import popcount
 from engine.eval import evaluate, evaluate_full
 from engine.movegen import generate_moves
-from engine.movepick import is_capture, pick_next, reward_quiet, score_moves, see_at_least
+from engine.movepick import ORDER_KILLER, is_capture, pick_next, reward_quiet, score_moves, see_at_least
 from engine.position import (
     current_key, in_check, make_move, make_null, repetitions, unmake_move, unmake_null,
 )
@@ -79,6 +82,12 @@ RFP_MAX_DEPTH = 3
 RFP_MARGIN = 120
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVES = 3
+LMR_BASE = 0.8           # reduction = LMR_BASE + ln(depth) ln(moves searched) / LMR_DIVISOR
+LMR_DIVISOR = 2.4
+IIR_MIN_DEPTH = 4        # internal iterative reduction: no TT move at this depth or more
+FUTILITY_MAX_DEPTH = 3
+FUTILITY_MARGIN = 110    # per ply: quiet moves cannot lift static + margin above alpha
+LMP_BASE = 4             # late-move pruning: quiet moves past LMP_BASE + depth^2 are skipped
 
 
 def new_search_state() -> SearchState:
@@ -260,6 +269,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
 
     # 1. Transposition table (Figure 2.7): an exact score returns, bounds move the window.
     tt_move = 0
+    static = 0
     use_table = tt.conf[C_ENABLED] != 0
     if use_table:
         found, tmove, tscore, tdepth, tbound, tsize = tt_probe(tt, key, ply)
@@ -295,15 +305,18 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
     if not paper:
         if checked:
             depth += 1
-        elif not is_pv and abs(beta) < MATE_BOUND:
+        else:
             static = evaluate_full(P, T)
+            if use_table and tt_move == 0 and depth >= IIR_MIN_DEPTH:
+                depth -= 1   # no stored move: a cheaper search finds one for the next visit
+        if not checked and not is_pv and abs(beta) < MATE_BOUND:
             if depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta:
                 return static
             if (allow_null and depth >= NULL_MIN_DEPTH and static >= beta
                     and _has_pieces(P, side)):
                 make_null(P, T)
-                score = -search(P, T, tt, S, depth - 1 - NULL_REDUCTION, -beta, -beta + 1,
-                                 ply + 1, NO, NO)
+                score = -search(P, T, tt, S, depth - 1 - NULL_REDUCTION - depth // 6, -beta,
+                                -beta + 1, ply + 1, NO, NO)
                 unmake_null(P)
                 if ctrl[K_STOP] != 0:
                     return 0
@@ -325,10 +338,19 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
     best = -INFINITE
     best_move = 0
     searched = 0
+    # Quiet late moves of a non-PV node near the horizon are pruned when they look hopeless.
+    prune_quiets = (not paper and not is_pv and not checked and depth <= FUTILITY_MAX_DEPTH
+                    and alpha > -MATE_BOUND)
+    futile = prune_quiets and static + FUTILITY_MARGIN * depth <= alpha
     for i in range(start, end):
         move = pick_next(S.moves, S.scores, i, end)
         quiet = not is_capture(P, move) and (move >> 12) < FLAG_PROMO_KNIGHT
+        plain_quiet = quiet and S.scores[i] < ORDER_KILLER   # not a PV, TT or killer move
         make_move(P, T, move)
+        if (prune_quiets and plain_quiet and searched > 0
+                and (futile or i - start >= LMP_BASE + depth * depth) and not in_check(P, T)):
+            unmake_move(P)   # checking moves are never pruned: they may mate
+            continue
         if searched == 0:
             score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ply + 1,
                             YES if (on_pv and move == pv_move) else NO, YES)
@@ -336,7 +358,10 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
             reduction = 0
             if (not paper and quiet and not checked and depth >= LMR_MIN_DEPTH
                     and searched >= LMR_MIN_MOVES and not in_check(P, T)):
-                reduction = 1 if searched < 8 or is_pv else 2
+                reduction = int(LMR_BASE + math.log(depth) * math.log(searched) / LMR_DIVISOR)
+                if is_pv or not plain_quiet:
+                    reduction -= 1
+                reduction = max(0, min(reduction, depth - 2))
             score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, NO, YES)
             if score > alpha and reduction > 0:
                 score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, ply + 1, NO, YES)
