@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JOBS   ?= auto
 
-.PHONY: run install test test-slow bench bench-tt perft tactics experiments experiments-quick experiments-deps opponents match-selfplay clean
+.PHONY: run install test test-slow bench bench-tt perft tactics experiments experiments-quick experiments-deps opponents match-selfplay gauntlet clean
 
 run: install
 	@$(BIN)/twobig
@@ -52,6 +52,22 @@ opponents:
 match-selfplay: experiments-deps
 	$(BIN)/python scripts/match.py --engine1 $(BIN)/twobig --engine2 $(BIN)/twobig \
 		--games 20 --tc 1+0.01 --pgn selfplay.pgn
+
+# The README's gauntlet: GAMES games at 10 s + 0.1 s against each opponent (run
+# `make opponents` first), one row per match appended to docs/gauntlet.md, games in
+# docs/gauntlet/. CONCURRENCY games at once (one per two cores is fair).
+GAMES       ?= 100
+CONCURRENCY ?= 1
+GAUNTLET_ELO ?= 2200 1900
+MATCH := $(BIN)/python scripts/match.py --engine1 $(BIN)/twobig --name1 TwoBig --games $(GAMES) \
+	--tc 10+0.1 --concurrency $(CONCURRENCY) --results docs/gauntlet.md
+gauntlet: experiments-deps
+	mkdir -p docs/gauntlet
+	for elo in $(GAUNTLET_ELO); do \
+		$(MATCH) --engine2 /usr/games/stockfish --name2 Stockfish --option2 UCI_LimitStrength=true \
+			--option2 UCI_Elo=$$elo --pgn docs/gauntlet/stockfish$$elo.pgn || exit 1; done
+	$(MATCH) --engine2 /usr/games/phalanx --name2 Phalanx --protocol2 xboard --pgn docs/gauntlet/phalanx.pgn
+	$(MATCH) --engine2 .opponents/sunfish/bin/sunfish-uci --name2 Sunfish --pgn docs/gauntlet/sunfish.pgn
 
 tactics: install
 	$(BIN)/python scripts/tactics.py ../shared/data/tactical/wacnew.epd --movetime 1000

@@ -9,7 +9,7 @@ search does all the per-node work; this module only loops over iterations.
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
@@ -170,6 +170,7 @@ class Searcher:
         try:
             for depth in range(1, max_depth + 1):
                 done: List[int] = []
+                found: List[Tuple[int, List[int]]] = []   # (score, pv) of each finished line
                 node_counts = {}
                 completed = True
                 for line in range(lines):
@@ -192,19 +193,27 @@ class Searcher:
                                 result.best_move, result.ponder_move = proven, 0
                         break
                     pv = [int(m) for m in S.pv[0, :S.pv_len[0]]]
+                    found.append((value, pv))
+                    done.append(pv[0])
+                # MultiPV: a later line can outscore an earlier one (pruning and the table
+                # make searches of different windows disagree), so the lines are ranked by
+                # score before they are reported; the best of them is the best move.
+                found.sort(key=lambda item: -item[0])
+                done = [pv[0] for _, pv in found]
+                for line, (value, pv) in enumerate(found):
                     prev_lines[line] = pv
                     scores[line] = value
-                    done.append(pv[0])
                     self._report(on_iteration, result, tt, depth, value, None, pv, line + 1)
-                    if line == 0:
-                        if pv[0] != result.best_move and depth > 1:
-                            stretch = max(stretch, BEST_MOVE_CHANGE_STRETCH)
-                        if depth > 1 and value < result.score - SCORE_DROP_MARGIN:
-                            stretch = max(stretch, SCORE_DROP_STRETCH)
-                        result.best_move = pv[0]
-                        result.ponder_move = pv[1] if len(pv) > 1 else 0
-                        result.score = value
-                        result.depth = depth
+                if found:
+                    value, pv = found[0]
+                    if pv[0] != result.best_move and depth > 1:
+                        stretch = max(stretch, BEST_MOVE_CHANGE_STRETCH)
+                    if depth > 1 and value < result.score - SCORE_DROP_MARGIN:
+                        stretch = max(stretch, SCORE_DROP_STRETCH)
+                    result.best_move = pv[0]
+                    result.ponder_move = pv[1] if len(pv) > 1 else 0
+                    result.score = value
+                    result.depth = depth
                 if not completed:
                     break
                 # Next iteration: the lines found first (in order), then by subtree size.

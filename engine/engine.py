@@ -9,10 +9,12 @@ import traceback
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Sequence
 
+import numpy as np
+
 from engine import tt as ttmod
 from engine.board import Board, FenError, PIECE_LETTERS, SQUARE_NAMES, STARTING_FEN, move_to_uci
 from engine.driver import Iteration, Limits, Searcher
-from engine.eval import evaluate_white, scratch_sums
+from engine.eval import TERM_NAMES, evaluate_full_white, evaluate_white, scratch_sums, side_terms
 from engine.options import OPTIONS
 from engine.search import PROFILES
 from engine.timeman import budgets
@@ -276,16 +278,27 @@ class Engine:
         row = P.st[self.board.ply]
         mg, eg, phase = int(row[ST_MG]), int(row[ST_EG]), int(row[ST_PHASE])
         assert (mg, eg, phase) == tuple(int(x) for x in scratch_sums(P, T))
-        white_view = int(evaluate_white(P))
+        paper_view = int(evaluate_white(P))
+        white_view = int(evaluate_full_white(P, T))
         side = "white" if self.board.turn == WHITE else "black"
-        return [
+        lines = [
             f"Material + piece-square, middle game : {mg:+d} cp",
             f"Material + piece-square, end game    : {eg:+d} cp",
             f"Game phase                            : {min(phase, 24)}/24",
-            f"Tapered evaluation (white's view)     : {white_view:+d} cp",
+            f"Tapered, material + PST only (paper)  : {paper_view:+d} cp",
+            "Positional terms (play)     white mg/eg   black mg/eg",
+        ]
+        white = side_terms(P, T, np.int64(WHITE))
+        black = side_terms(P, T, np.int64(1 - WHITE))
+        for k, name in enumerate(TERM_NAMES):
+            lines.append(f"  {name:<24}  {white[2 * k]:+5d} {white[2 * k + 1]:+5d}"
+                         f"   {black[2 * k]:+5d} {black[2 * k + 1]:+5d}")
+        lines += [
+            f"Full evaluation (play, white's view)  : {white_view:+d} cp",
             f"Side to move ({side})                  : "
             f"{white_view if side == 'white' else -white_view:+d} cp",
         ]
+        return lines
 
     def bench_lines(self, depth: Optional[int] = None) -> None:
         from engine.bench import BENCH_DEPTH, run_bench

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Play a match between two UCI engines with python-chess as the referee.
+"""Play a match between two UCI (or xboard) engines with python-chess as the referee.
 
     python scripts/match.py --engine1 ".venv/bin/twobig" --engine2 "stockfish" \\
         --option2 UCI_LimitStrength=true --option2 UCI_Elo=1500 \\
         --games 100 --tc 10+0.1 --concurrency 1 --pgn out.pgn
     python scripts/match.py ... --sprt --elo0 0 --elo1 10     # stop when the SPRT decides
+    python scripts/match.py ... --engine2 /usr/games/phalanx --protocol2 xboard
 
 Openings come from ../shared/data/books (8moves_v3.pgn or noob_3moves.epd), each played
 with both colours. Games end by python-chess's rules (mate, stalemate, threefold
@@ -13,6 +14,7 @@ or a stall (no answer within the clock plus --stall-margin); these are counted p
 Results: W/D/L, score, Elo difference with a 95% interval, LOS, and the SPRT log-likelihood
 ratio when --sprt is given.
 """
+import logging
 import math
 import random
 import shlex
@@ -107,10 +109,13 @@ def parse_tc(tc: str):
 
 
 class Player:
-    def __init__(self, name, command, options):
+    def __init__(self, name, command, options, protocol="uci"):
         import chess.engine
         self.name = name
-        self.engine = chess.engine.SimpleEngine.popen_uci(shlex.split(command), timeout=120)
+        self.protocol = protocol
+        popen = (chess.engine.SimpleEngine.popen_xboard if protocol == "xboard"
+                 else chess.engine.SimpleEngine.popen_uci)
+        self.engine = popen(shlex.split(command), timeout=120)
         if options:
             self.engine.configure(options)
 
@@ -140,11 +145,12 @@ def play_game(players, white_index, opening, tc, stall_margin, max_plies):
     game.headers["White"] = order[chess.WHITE].name
     game.headers["Black"] = order[chess.BLACK].name
     game.headers["TimeControl"] = f"{base:g}+{inc:g}"
-    for player in players:
-        try:
-            player.engine.protocol.send_line("ucinewgame")
-        except Exception:
-            pass
+    for player in players:   # xboard engines get "new" from python-chess (game= below)
+        if player.protocol == "uci":
+            try:
+                player.engine.protocol.send_line("ucinewgame")
+            except Exception:
+                pass
     node = game.end()
     fault = None
     result = None
@@ -165,7 +171,7 @@ def play_game(players, white_index, opening, tc, stall_margin, max_plies):
         start = time.perf_counter()
         loser = "0-1" if side == chess.WHITE else "1-0"
         try:
-            played = _play_with_deadline(player, board, limit, clock[side] + stall_margin)
+            played = _play_with_deadline(player, board, limit, clock[side] + stall_margin, game)
             move = played.move
         except chess.engine.EngineTerminatedError:
             fault, result = (player.name, "crash"), loser
@@ -195,14 +201,14 @@ def play_game(players, white_index, opening, tc, stall_margin, max_plies):
     return score_engine1, game, fault
 
 
-def _play_with_deadline(player, board, limit, seconds):
+def _play_with_deadline(player, board, limit, seconds, game):
     """engine.play, but a stalled engine (no bestmove within `seconds`) raises TimeoutError
     and is killed (python-chess itself waits forever on a clock-only limit)."""
     box = {}
 
     def call():
         try:
-            box["result"] = player.engine.play(board, limit)
+            box["result"] = player.engine.play(board, limit, game=game)
         except Exception as exc:   # re-raised in the caller
             box["error"] = exc
 
@@ -232,6 +238,9 @@ def _options(pairs):
 @click.option("--name2", default=None)
 @click.option("--option1", multiple=True, help="NAME=VALUE UCI option for engine 1.")
 @click.option("--option2", multiple=True, help="NAME=VALUE UCI option for engine 2.")
+@click.option("--protocol1", type=click.Choice(["uci", "xboard"]), default="uci", show_default=True)
+@click.option("--protocol2", type=click.Choice(["uci", "xboard"]), default="uci", show_default=True,
+              help="xboard for CECP engines such as Phalanx.")
 @click.option("--games", default=20, show_default=True, help="Games (rounded up to pairs).")
 @click.option("--tc", default="10+0.1", show_default=True, help="Base seconds + increment.")
 @click.option("--book", default="8moves_v3.pgn", show_default=True, help="Openings: PGN or EPD.")
@@ -240,14 +249,18 @@ def _options(pairs):
 @click.option("--pgn", "pgn_path", default=None, help="Write the games to this PGN file.")
 @click.option("--stall-margin", default=5.0, show_default=True, help="Seconds past the clock.")
 @click.option("--max-plies", default=400, show_default=True, help="Adjudicate a draw after.")
+@click.option("--results", "results_path", default=None,
+              help="Append the result as a Markdown table row (the README's gauntlet table) here.")
 @click.option("--sprt", is_flag=True, help="Stop as soon as the SPRT accepts a hypothesis.")
 @click.option("--elo0", default=0.0, show_default=True)
 @click.option("--elo1", default=10.0, show_default=True)
 @click.option("--alpha", default=0.05, show_default=True)
 @click.option("--beta", default=0.05, show_default=True)
-def main(engine1, engine2, name1, name2, option1, option2, games, tc, book, seed, concurrency,
-         pgn_path, stall_margin, max_plies, sprt, elo0, elo1, alpha, beta):
+def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2, games, tc, book, seed, concurrency,
+         pgn_path, stall_margin, max_plies, results_path, sprt, elo0, elo1, alpha, beta):
     from tqdm import tqdm
+    # xboard engines chat (Phalanx: "you play both", ...); python-chess logs each such line.
+    logging.getLogger("chess.engine").setLevel(logging.ERROR)
     pairs = (games + 1) // 2
     openings = load_openings(book, pairs, seed)
     names = (name1 or Path(shlex.split(engine1)[0]).name, name2 or Path(shlex.split(engine2)[0]).name)
@@ -263,8 +276,8 @@ def main(engine1, engine2, name1, name2, option1, option2, games, tc, book, seed
 
     def players():
         if not hasattr(local, "players"):
-            local.players = [Player(names[0], engine1, _options(option1)),
-                             Player(names[1], engine2, _options(option2))]
+            local.players = [Player(names[0], engine1, _options(option1), protocol1),
+                             Player(names[1], engine2, _options(option2), protocol2)]
             with lock:
                 players_made.append(local.players)
         return local.players
@@ -320,10 +333,34 @@ def main(engine1, engine2, name1, name2, option1, option2, games, tc, book, seed
         verdict = "H1 accepted" if llr >= upper else "H0 accepted" if llr <= lower else "undecided"
         click.echo(f"SPRT elo0={elo0} elo1={elo1} alpha={alpha} beta={beta}: "
                    f"LLR {llr:.2f} [{lower:.2f}, {upper:.2f}] {verdict}")
+    fault_lines = []
     for engine in names:
         kinds = {kind: n for (who, kind), n in tally.faults.items() if who == engine}
-        click.echo(f"{engine}: " + (", ".join(f"{k} {n}" for k, n in kinds.items()) if kinds
-                                    else "no illegal moves, crashes, stalls or time forfeits"))
+        fault_lines.append(f"{engine}: " + (", ".join(f"{k} {n}" for k, n in kinds.items()) if kinds
+                                            else "no illegal moves, crashes, stalls or time forfeits"))
+        click.echo(fault_lines[-1])
+    if results_path:
+        row = results_row(names, option2, tc, concurrency, w, d, l, "; ".join(fault_lines))
+        with open(results_path, "a") as handle:
+            handle.write(row + "\n")
+        click.echo(f"appended to {results_path}: {row}")
+
+
+def results_row(names, option2, tc, concurrency, w, d, l, faults):
+    """| opponent | tc | games | W/D/L | score | Elo [95%] | faults | date | commit |"""
+    import datetime
+    import subprocess
+    elo, lo, hi, _ = elo_summary(w, d, l)
+    games = w + d + l
+    try:
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = "?"
+    opponent = names[1] + "".join(f" {opt}" for opt in option2)
+    return (f"| {names[0]} vs {opponent} | {tc} (concurrency {concurrency}) | {games} | {w}/{d}/{l} "
+            f"| {(w + d / 2) / max(games, 1):.1%} | {elo:+.0f} [{lo:+.0f}, {hi:+.0f}] | {faults} "
+            f"| {datetime.date.today().isoformat()} | {commit} |")
 
 
 if __name__ == "__main__":

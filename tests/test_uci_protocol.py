@@ -213,7 +213,10 @@ def test_eof_exits_cleanly(pipe):
 
 
 def test_eval_and_bench_commands(pipe):
+    pipe.send("position fen 4k3/8/8/8/8/8/1P6/2B1KB2 w - - 0 1")
     lines = pipe.ask("eval", "Side to move")
-    assert any("Tapered evaluation" in l for l in lines)
+    assert any("Full evaluation (play" in l for l in lines)
+    pair = next(l for l in lines if "bishop pair" in l).split()
+    assert pair[-4:] == ["+30", "+55", "+0", "+0"]        # white's pair, black has none
     lines = pipe.ask("bench 3", "Nodes/second")
     assert any(l.startswith("Nodes searched  : ") for l in lines)
