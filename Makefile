@@ -58,7 +58,7 @@ match-selfplay: experiments-deps
 # docs/gauntlet/. CONCURRENCY games at once (one per two cores is fair).
 GAMES       ?= 100
 CONCURRENCY ?= 1
-GAUNTLET_ELO ?= 2200 1900
+GAUNTLET_ELO ?= 2200 2100
 MATCH := $(BIN)/python scripts/match.py --engine1 $(BIN)/twobig --name1 TwoBig --games $(GAMES) \
 	--tc 10+0.1 --concurrency $(CONCURRENCY) --results docs/gauntlet.md
 gauntlet: experiments-deps

@@ -47,7 +47,7 @@ class Tally:
 
 def elo_from_score(score: float) -> float:
     score = min(max(score, 1e-6), 1 - 1e-6)
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0   # + 0.0: no "-0" for an even score
 
 
 def elo_summary(w: int, d: int, l: int):
