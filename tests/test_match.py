@@ -52,10 +52,12 @@ def test_two_game_match_between_two_twobigs(match, tmp_path):
     pgn = tmp_path / "games.pgn"
     rows = tmp_path / "rows.md"
     result = CliRunner().invoke(match.main, [
-        "--engine1", engine, "--engine2", engine, "--games", "2", "--tc", "2+0.02",
+        "--engine1", engine, "--engine2", engine, "--name1", "A", "--name2", "B", "--games", "2", "--tc", "2+0.02",
         "--max-plies", "60", "--pgn", str(pgn), "--results", str(rows)])
     assert result.exit_code == 0, result.output
     assert "2 games" in result.output
-    assert result.output.count("no illegal moves, crashes, stalls or time forfeits") == 2
+    lines = result.output.splitlines()
+    for name in ("A", "B"):
+        assert f"{name}: no illegal moves, crashes, stalls or time forfeits" in lines
     assert pgn.read_text().count("[Result ") == 2
     assert rows.read_text().count("\n") == 1
