@@ -18,9 +18,10 @@ Profiles (ctrl[K_PROFILE]):
          logarithmic late-move reductions, internal iterative reduction, SEE pruning of
          losing captures in quiescence, killers, mate-distance pruning; no TT cut-offs at
          PV nodes.
-  PAPER  the thesis' ALIBABA: material + PST evaluation, PVS + quiescence (captures and promotions; every move in
-         check), ordering by refutation (previous PV), TT move, MVV-LVA, promotions,
-         history; no extensions, no pruning beyond alpha-beta; TT cut-offs at every node.
+  PAPER  the thesis' ALIBABA: material + PST evaluation, PVS + quiescence (captures and
+         promotions; every move in check), ordering by refutation (previous PV), TT move,
+         MVV-LVA, promotions, history; no extensions, no pruning beyond alpha-beta; TT
+         cut-offs at every node.
 """
 import collections
 import math
@@ -306,7 +307,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
         if checked:
             depth += 1
         else:
-            static = evaluate_full(P, T)
+            if not is_pv:   # only the non-PV pruning below reads it
+                static = evaluate_full(P, T)
             if use_table and tt_move == 0 and depth >= IIR_MIN_DEPTH:
                 depth -= 1   # no stored move: a cheaper search finds one for the next visit
         if not checked and not is_pv and abs(beta) < MATE_BOUND:
