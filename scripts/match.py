@@ -104,6 +104,10 @@ def load_openings(book: str, count: int, seed: int):
 
 
 def parse_tc(tc: str):
+    """(base, increment) in seconds; "inf" (cutechess-cli's word) gives (None, 0): no clock,
+    each move limited only by --nodes / --depth and guarded by --move-timeout."""
+    if tc.strip().lower() == "inf":
+        return None, 0.0
     base, _, inc = tc.partition("+")
     return float(base), float(inc or 0)
 
@@ -129,8 +133,11 @@ class Player:
                 pass
 
 
-def play_game(players, white_index, opening, tc, stall_margin, max_plies):
-    """One game; returns (result for engine 1 in {1, 0.5, 0}, pgn game, fault or None)."""
+def play_game(players, white_index, opening, tc, stall_margin, max_plies, nodes=None, depth=None,
+              move_timeout=60.0):
+    """One game; returns (result for engine 1 in {1, 0.5, 0}, pgn game, fault or None).
+    With an untimed control (base None) no clock is kept, so no move can lose on time: a
+    node or depth limit per move makes the game independent of the machine's load."""
     import chess
     import chess.engine
     import chess.pgn
@@ -144,7 +151,7 @@ def play_game(players, white_index, opening, tc, stall_margin, max_plies):
     game = chess.pgn.Game.from_board(board)
     game.headers["White"] = order[chess.WHITE].name
     game.headers["Black"] = order[chess.BLACK].name
-    game.headers["TimeControl"] = f"{base:g}+{inc:g}"
+    game.headers["TimeControl"] = "-" if base is None else f"{base:g}+{inc:g}"
     for player in players:   # xboard engines get "new" from python-chess (game= below)
         if player.protocol == "uci":
             try:
@@ -166,12 +173,17 @@ def play_game(players, white_index, opening, tc, stall_margin, max_plies):
             break
         side = board.turn
         player = order[side]
-        limit = chess.engine.Limit(white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
-                                   white_inc=inc, black_inc=inc)
+        if base is None:
+            limit = chess.engine.Limit(nodes=nodes, depth=depth)
+            deadline = move_timeout
+        else:
+            limit = chess.engine.Limit(white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
+                                       white_inc=inc, black_inc=inc, nodes=nodes, depth=depth)
+            deadline = clock[side] + stall_margin
         start = time.perf_counter()
         loser = "0-1" if side == chess.WHITE else "1-0"
         try:
-            played = _play_with_deadline(player, board, limit, clock[side] + stall_margin, game)
+            played = _play_with_deadline(player, board, limit, deadline, game)
             move = played.move
         except chess.engine.EngineTerminatedError:
             fault, result = (player.name, "crash"), loser
@@ -182,12 +194,12 @@ def play_game(players, white_index, opening, tc, stall_margin, max_plies):
         except (TimeoutError, Exception):
             fault, result = (player.name, "stall"), loser
             break
-        spent = time.perf_counter() - start
-        clock[side] -= spent
-        if clock[side] < 0:
-            fault, result = (player.name, "time forfeit"), loser
-            break
-        clock[side] += inc
+        if base is not None:
+            clock[side] -= time.perf_counter() - start
+            if clock[side] < 0:
+                fault, result = (player.name, "time forfeit"), loser
+                break
+            clock[side] += inc
         if move is None or move not in board.legal_moves:
             fault, result = (player.name, "illegal move"), loser
             break
@@ -242,7 +254,12 @@ def _options(pairs):
 @click.option("--protocol2", type=click.Choice(["uci", "xboard"]), default="uci", show_default=True,
               help="xboard for CECP engines such as Phalanx.")
 @click.option("--games", default=20, show_default=True, help="Games (rounded up to pairs).")
-@click.option("--tc", default="10+0.1", show_default=True, help="Base seconds + increment.")
+@click.option("--tc", default="10+0.1", show_default=True,
+              help="Base seconds + increment, or inf (no clock; use --nodes or --depth).")
+@click.option("--nodes", type=int, default=None, help="Node limit per move (go nodes).")
+@click.option("--depth", type=int, default=None, help="Depth limit per move (go depth).")
+@click.option("--move-timeout", default=60.0, show_default=True,
+              help="Seconds a move may take under --tc inf before the engine counts as stalled.")
 @click.option("--book", default="8moves_v3.pgn", show_default=True, help="Openings: PGN or EPD.")
 @click.option("--seed", default=1, show_default=True)
 @click.option("--concurrency", default=1, show_default=True, help="Games played at once.")
@@ -256,11 +273,13 @@ def _options(pairs):
 @click.option("--elo1", default=10.0, show_default=True)
 @click.option("--alpha", default=0.05, show_default=True)
 @click.option("--beta", default=0.05, show_default=True)
-def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2, games, tc, book, seed, concurrency,
-         pgn_path, stall_margin, max_plies, results_path, sprt, elo0, elo1, alpha, beta):
+def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2, games, tc, nodes, depth,
+         move_timeout, book, seed, concurrency, pgn_path, stall_margin, max_plies, results_path, sprt, elo0, elo1, alpha, beta):
     from tqdm import tqdm
     # xboard engines chat (Phalanx: "you play both", ...); python-chess logs each such line.
     logging.getLogger("chess.engine").setLevel(logging.ERROR)
+    if parse_tc(tc)[0] is None and nodes is None and depth is None:
+        raise click.UsageError("--tc inf needs --nodes or --depth")
     pairs = (games + 1) // 2
     openings = load_openings(book, pairs, seed)
     names = (name1 or Path(shlex.split(engine1)[0]).name, name2 or Path(shlex.split(engine2)[0]).name)
@@ -287,7 +306,7 @@ def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2,
         if stop.is_set():
             return
         score, game, fault = play_game(players(), white_index, opening, parse_tc(tc),
-                                       stall_margin, max_plies)
+                                       stall_margin, max_plies, nodes, depth, move_timeout)
         if fault:
             # A crashed or stalled engine is restarted for the next game.
             for player in local.players:

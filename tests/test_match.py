@@ -48,11 +48,14 @@ def test_results_row_has_every_column(match):
 
 
 def test_two_game_match_between_two_twobigs(match, tmp_path):
+    """Untimed games at a node limit per move: no clock to lose on a loaded machine (a
+    2 s + 0.02 s game was lost on time while another test worker ran)."""
     engine = f"{sys.executable} {ROOT / 'uci_main.py'}"
     pgn = tmp_path / "games.pgn"
     rows = tmp_path / "rows.md"
     result = CliRunner().invoke(match.main, [
-        "--engine1", engine, "--engine2", engine, "--name1", "A", "--name2", "B", "--games", "2", "--tc", "2+0.02",
+        "--engine1", engine, "--engine2", engine, "--name1", "A", "--name2", "B", "--games", "2", "--tc", "inf",
+        "--nodes", "3000", "--move-timeout", "300",
         "--max-plies", "60", "--pgn", str(pgn), "--results", str(rows)])
     assert result.exit_code == 0, result.output
     assert "2 games" in result.output
@@ -61,3 +64,10 @@ def test_two_game_match_between_two_twobigs(match, tmp_path):
         assert f"{name}: no illegal moves, crashes, stalls or time forfeits" in lines
     assert pgn.read_text().count("[Result ") == 2
     assert rows.read_text().count("\n") == 1
+
+
+def test_untimed_control_needs_a_move_limit(match):
+    assert match.parse_tc("inf") == (None, 0.0)
+    assert match.parse_tc("10+0.1") == (10.0, 0.1)
+    result = CliRunner().invoke(match.main, ["--engine1", "x", "--engine2", "y", "--tc", "inf"])
+    assert result.exit_code != 0 and "--nodes or --depth" in result.output
