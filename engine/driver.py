@@ -19,7 +19,7 @@ from engine.search import (
     K_ROOT_BEST, K_ROOT_COMPLETED, K_ROOT_COUNT, K_SELDEPTH, K_STOP, PROFILE_PAPER,
     PROFILE_PLAY, new_search_state, search_root,
 )
-from engine.tt import tt_hashfull, tt_new_search
+from engine.tt import set_store_rules, tt_hashfull, tt_new_search
 from engine.types import INFINITE, MATE, MATE_BOUND, MAX_PLY, ST_SIDE
 
 ASPIRATION_PAPER = 100   # ALIBABA: one pawn, then open on the failing side
@@ -145,6 +145,7 @@ class Searcher:
         ctrl = S.ctrl
         ctrl[:] = 0
         ctrl[K_PROFILE] = self.profile
+        set_store_rules(tt, self.profile == PROFILE_PLAY)
         ctrl[K_MAX_NODES] = limits.nodes or 0
         S.killers[:] = 0
         S.history[:] = 0

@@ -85,7 +85,7 @@ LMR_MIN_DEPTH = 3
 LMR_MIN_MOVES = 3
 LMR_BASE = 0.8           # reduction = LMR_BASE + ln(depth) ln(moves searched) / LMR_DIVISOR
 LMR_DIVISOR = 2.4
-IIR_MIN_DEPTH = 4        # internal iterative reduction: no TT move at this depth or more
+IIR_MIN_DEPTH = 4        # internal iterative reduction: position not in the table at this depth or more
 FUTILITY_MAX_DEPTH = 3
 FUTILITY_MARGIN = 110    # per ply: quiet moves cannot lift static + margin above alpha
 LMP_BASE = 4             # late-move pruning: quiet moves past LMP_BASE + depth^2 are skipped
@@ -272,9 +272,11 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
     tt_move = 0
     static = 0
     use_table = tt.conf[C_ENABLED] != 0
+    known = False   # the table holds this position (with or without a move)
     if use_table:
         found, tmove, tscore, tdepth, tbound, tsize = tt_probe(tt, key, ply)
         if found:
+            known = True
             if tt.conf[C_USE_MOVE]:
                 tt_move = tmove
             deep_enough = tdepth == depth if tt.conf[C_SAME_DEPTH] else tdepth >= depth
@@ -309,8 +311,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
         else:
             if not is_pv:   # only the non-PV pruning below reads it
                 static = evaluate_full(P, T)
-            if use_table and tt_move == 0 and depth >= IIR_MIN_DEPTH:
-                depth -= 1   # no stored move: a cheaper search finds one for the next visit
+            if use_table and not known and depth >= IIR_MIN_DEPTH:
+                depth -= 1   # never searched: a cheaper search finds a move for the next visit
         if not checked and not is_pv and abs(beta) < MATE_BOUND:
             if depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta:
                 return static

@@ -34,12 +34,35 @@ per Breuker's thesis section 2.7.1:
   TWOBIG1  two levels, as TwoDEEP compared by BIG1 subtree size (the default)
   ANCIENT  one level; an entry used in a lookup during this search is kept, any other
            is replaced (the "ancient flag" policy of the seed article 000)
-  AGE      two levels; replace the slot with the least depth - 8 * generations of age
-           (the depth-minus-age rule of today's engines such as Stockfish)
+  AGE      two levels; fill an empty slot, else replace the slot with the least
+           depth - 8 * generations of age (today's engines, e.g. Stockfish); no ordering
+
+The two-level invariant (TWODEEP, TWOBIG1). Call depth (TWODEEP) or subtree size (TWOBIG1)
+a position's importance. In every state of a bucket, level 1 is filled whenever level 2
+is, and level 1's importance >= level 2's. A store keeps it in every case:
+  - "the candidate position is always stored, and the less important of the remaining two
+    positions is overwritten": the victim is an empty slot if there is one, else a
+    time-stamped one (level 2 first, then level 1; only with time stamping), else level 2
+    (the less important by the invariant);
+  - the candidate and the survivor are then ordered: candidate >= survivor puts the
+    candidate in level 1 (ties favour the candidate, as the thesis' ">=" does), else the
+    survivor takes level 1 and the candidate level 2. An empty level 2 is thus filled only
+    after comparing with level 1, and an old level 1 no longer leaves a bigger level 2 below
+    a smaller level 1;
+  - a position already in the bucket is updated in its slot, then the two slots are
+    reordered the same way (the updated position wins ties).
 Time stamping (C_AGING, thesis schemes): an entry from an earlier search is still read,
-but at a collision it is overwritten unconditionally (an old level 1 is overwritten in
-place, without the shift to level 2). Storing a position already in the bucket updates
-its slot, keeping the old move when the new result has none.
+but at a collision it is overwritten unconditionally, before any current entry.
+
+Store rules (C_PLAY_RULES, set from the search profile with set_store_rules):
+  paper  the thesis' Figure 2.7: every store writes its result, the node's best move
+         included; an update of the same position always overwrites it.
+  play   what strong engines do: an upper bound (fail-low) stores no move, since its
+         "best" move is noise, and an update keeps the stored move; an update keeps a
+         deeper result of the current search unless the new one is exact or at most
+         UPDATE_DEPTH_SLACK plies shallower.
+In both, a store without a move keeps the move already stored for that position, and the
+ANCIENT "used" flag survives an update within the search that set it.
 """
 import collections
 
@@ -80,7 +103,8 @@ C_ENABLED = 10     # 0: the search neither probes nor stores (the "no table" bas
 C_SAME_DEPTH = 11  # 1: use a stored score only if its depth EQUALS the remaining depth
                    #    (not >=): removes the effect of the thesis' footnote 7, so that a
                    #    search with the table returns exactly the score of one without
-C_LEN = 12
+C_PLAY_RULES = 12 # store rules: 0 the thesis' (paper profile), 1 the play profile's
+C_LEN = 13
 
 # stats fields (reset by new_search)
 S_PROBES = 0        # lookups
@@ -100,13 +124,14 @@ S_TYPE1_CAUGHT = 13 # stored moves refused by the legality check (counted by the
 S_LEN = 14
 
 DATA_SCORE_OFFSET = 32768
+UPDATE_DEPTH_SLACK = 2   # play rules: a bound this much shallower may still update an entry
 
 
 @jit
 def pack_data(move, score, depth, bound, generation, used):
     """Word 1 of a slot (layout in the module docstring)."""
     return (np.uint64(move & 0xFFFF)
-            | (np.uint64(score + DATA_SCORE_OFFSET) << np.uint64(16))
+            | (np.uint64((score + DATA_SCORE_OFFSET) & 0xFFFF) << np.uint64(16))
             | (np.uint64(depth & 0xFF) << np.uint64(32))
             | (np.uint64(bound & 3) << np.uint64(40))
             | (np.uint64(generation & 0xFF) << np.uint64(42))
@@ -123,6 +148,27 @@ def unpack_data(data):
     generation = np.int64((data >> np.uint64(42)) & np.uint64(0xFF))
     used = np.int64((data >> np.uint64(50)) & U1)
     return move, score, depth, bound, generation, used
+
+
+# Field readers of word 1 (and word 2), for callers that need one field.
+@jit
+def _bound_of(data):
+    return np.int64((data >> np.uint64(40)) & np.uint64(3))
+
+
+@jit
+def _depth_of(data):
+    return np.int64((data >> np.uint64(32)) & np.uint64(0xFF))
+
+
+@jit
+def _generation_of(data):
+    return np.int64((data >> np.uint64(42)) & np.uint64(0xFF))
+
+
+@jit
+def _move_of(data):
+    return np.int64(data & np.uint64(0xFFFF))
 
 
 @jit
@@ -166,7 +212,7 @@ def tt_probe(tt, key, ply):
     for way in range(tt.conf[C_WAYS]):
         at = base + way * WORDS
         data = tt.slots[at + 1]
-        if (data >> np.uint64(40)) & np.uint64(3) == U0:
+        if _bound_of(data) == BOUND_NONE:
             continue
         if _key_matches(tt, tt.slots[at], key):
             if tt.slots[at] != key:
@@ -181,107 +227,185 @@ def tt_probe(tt, key, ply):
 
 
 @jit
-def _write(tt, at, key, move, score, depth, bound, size):
+def _write(tt, at, key, move, score, depth, bound, size, used):
     tt.slots[at] = key
-    tt.slots[at + 1] = pack_data(move, score, depth, bound, tt.conf[C_GEN], 0)
+    tt.slots[at + 1] = pack_data(move, score, depth, bound, tt.conf[C_GEN], used)
     tt.slots[at + 2] = np.uint64(size)
 
 
 @jit
-def _is_old(tt, data):
-    """A slot stored by an earlier search (time stamping)."""
-    return np.int64((data >> np.uint64(42)) & np.uint64(0xFF)) != tt.conf[C_GEN]
+def _copy_slot(tt, source, target):
+    for w in range(WORDS):
+        tt.slots[target + w] = tt.slots[source + w]
 
 
 @jit
-def _new_wins(tt, scheme, at, depth, size):
-    """One-level rule (and the level-1 test of the two-level schemes): does the candidate
-    beat the occupant of slot `at`?"""
+def _swap_slots(tt, a, b):
+    for w in range(WORDS):
+        word = tt.slots[a + w]
+        tt.slots[a + w] = tt.slots[b + w]
+        tt.slots[b + w] = word
+
+
+@jit
+def _is_empty(tt, at):
+    return _bound_of(tt.slots[at + 1]) == BOUND_NONE
+
+
+@jit
+def _is_old(tt, data):
+    """A slot stored by an earlier search (its time stamp is not the current one)."""
+    return _generation_of(data) != tt.conf[C_GEN]
+
+
+@jit
+def _is_stamped(tt, at):
+    """Time stamping: an entry of an earlier search, overwritten first at a collision."""
+    return tt.conf[C_AGING] != 0 and _is_old(tt, tt.slots[at + 1])
+
+
+@jit
+def _importance(tt, at):
+    """What the Deep and Big schemes compare: depth, or subtree size in nodes."""
+    scheme = tt.conf[C_SCHEME]
     if scheme == DEEP or scheme == TWODEEP:
-        old_depth = np.int64((tt.slots[at + 1] >> np.uint64(32)) & np.uint64(0xFF))
-        return depth >= old_depth
-    if scheme == BIG1 or scheme == BIGALL or scheme == TWOBIG1:
-        return np.uint64(size) >= tt.slots[at + 2]
-    if scheme == NEW:
-        return True
-    return False  # OLD
+        return np.int64(_depth_of(tt.slots[at + 1]))
+    return np.int64(tt.slots[at + 2])
+
+
+@jit
+def _candidate_importance(tt, depth, size):
+    scheme = tt.conf[C_SCHEME]
+    if scheme == DEEP or scheme == TWODEEP:
+        return np.int64(depth)
+    return np.int64(size)
+
+
+@jit
+def _update(tt, at, key, move, score, depth, bound, size):
+    """Store a position into its own slot; False when the play rules keep the old result."""
+    old_move, _, old_depth, _, generation, used = unpack_data(tt.slots[at + 1])
+    current = generation == tt.conf[C_GEN]
+    if (tt.conf[C_PLAY_RULES] != 0 and bound != BOUND_EXACT and current
+            and depth + UPDATE_DEPTH_SLACK < old_depth):
+        return False
+    if move == 0:
+        move = old_move
+    _write(tt, at, key, move, score, depth, bound, size, used if current else 0)
+    return True
+
+
+@jit
+def _store_one_level(tt, at, key, move, score, depth, bound, size):
+    """DEEP, NEW, OLD, BIG1, BIGALL and ANCIENT on a collision in a one-slot bucket."""
+    scheme = tt.conf[C_SCHEME]
+    data = tt.slots[at + 1]
+    if scheme == ANCIENT:
+        replace = not ((data >> np.uint64(50)) & U1 and not _is_old(tt, data))
+    elif _is_stamped(tt, at) or scheme == NEW:
+        replace = True
+    elif scheme == OLD:
+        replace = False
+    else:
+        replace = _candidate_importance(tt, depth, size) >= _importance(tt, at)
+    if replace:
+        tt.stats[S_REPLACED] += 1
+        _write(tt, at, key, move, score, depth, bound, size, 0)
+    else:
+        tt.stats[S_REFUSED] += 1
+
+
+@jit
+def _store_age(tt, base, key, move, score, depth, bound, size):
+    """AGE: replace the slot with the least depth - 8 * age (level 1 on ties)."""
+    victim = base
+    worst = np.int64(1) << 30
+    for way in range(tt.conf[C_WAYS]):
+        at = base + way * WORDS
+        data = tt.slots[at + 1]
+        value = _depth_of(data) - 8 * ((tt.conf[C_GEN] - _generation_of(data)) & 0xFF)
+        if value < worst:
+            worst = value
+            victim = at
+    tt.stats[S_REPLACED] += 1
+    _write(tt, victim, key, move, score, depth, bound, size, 0)
+
+
+@jit
+def _store_two_level(tt, base, key, move, score, depth, bound, size):
+    """TWODEEP and TWOBIG1 for a new position: the candidate is always stored; the victim
+    is an empty slot, else a time-stamped one, else level 2; the more important of the
+    candidate and the survivor takes level 1 (module docstring)."""
+    level1 = base
+    level2 = base + WORDS
+    if _is_empty(tt, level1):                   # then level 2 is empty too
+        tt.stats[S_EMPTY_FILLS] += 1
+        _write(tt, level1, key, move, score, depth, bound, size, 0)
+        return
+    if _is_empty(tt, level2):
+        tt.stats[S_EMPTY_FILLS] += 1
+        survivor = level1
+    else:
+        tt.stats[S_COLLISIONS] += 1
+        tt.stats[S_REPLACED] += 1
+        if _is_stamped(tt, level2) or not _is_stamped(tt, level1):
+            survivor = level1
+        else:
+            survivor = level2                   # an old level 1 goes before a current level 2
+    if _candidate_importance(tt, depth, size) >= _importance(tt, survivor):
+        if survivor == level1:
+            _copy_slot(tt, level1, level2)
+        _write(tt, level1, key, move, score, depth, bound, size, 0)
+    else:
+        if survivor == level2:
+            _copy_slot(tt, level2, level1)
+        _write(tt, level2, key, move, score, depth, bound, size, 0)
 
 
 @jit
 def tt_store(tt, key, ply, move, score, depth, bound, size):
     """Store a search result (score relative to the root at distance `ply`; size = the
-    subtree's node count as the scheme counts it) under the table's replacement policy."""
-    stats = tt.stats
-    stats[S_STORES] += 1
+    subtree's node count as the scheme counts it) under the table's replacement policy
+    and store rules (module docstring)."""
+    tt.stats[S_STORES] += 1
     score = score_to_tt(score, ply)
     depth = min(max(depth, 0), 255)
+    if tt.conf[C_PLAY_RULES] != 0 and bound == BOUND_UPPER:
+        move = 0                                # a fail-low's best move is noise
     base = _bucket_base(tt, key)
     ways = tt.conf[C_WAYS]
     scheme = tt.conf[C_SCHEME]
+    two_level = scheme == TWODEEP or scheme == TWOBIG1
 
-    # The position is already there: update its slot in place.
+    # 1. The position is already there: update its slot (and keep the levels ordered).
     for way in range(ways):
         at = base + way * WORDS
-        data = tt.slots[at + 1]
-        if (data >> np.uint64(40)) & np.uint64(3) != U0 and _key_matches(tt, tt.slots[at], key):
-            stats[S_UPDATES] += 1
-            if move == 0:
-                move = np.int64(data & np.uint64(0xFFFF))
-            _write(tt, at, key, move, score, depth, bound, size)
+        if not _is_empty(tt, at) and _key_matches(tt, tt.slots[at], key):
+            tt.stats[S_UPDATES] += 1
+            if _update(tt, at, key, move, score, depth, bound, size) and two_level:
+                other = base + (1 - way) * WORDS
+                if not _is_empty(tt, other):
+                    mine = _importance(tt, at)
+                    theirs = _importance(tt, other)
+                    if (way == 1 and mine >= theirs) or (way == 0 and mine < theirs):
+                        _swap_slots(tt, base, base + WORDS)
             return
 
-    # An empty slot (level 1 first).
-    for way in range(ways):
-        at = base + way * WORDS
-        if (tt.slots[at + 1] >> np.uint64(40)) & np.uint64(3) == U0:
-            stats[S_EMPTY_FILLS] += 1
-            _write(tt, at, key, move, score, depth, bound, size)
-            return
-
-    stats[S_COLLISIONS] += 1
-    aging = tt.conf[C_AGING] != 0
-    if scheme == ANCIENT:
-        data = tt.slots[base + 1]
-        if (data >> np.uint64(50)) & U1 and not _is_old(tt, data):
-            stats[S_REFUSED] += 1
-            return
-        stats[S_REPLACED] += 1
-        _write(tt, base, key, move, score, depth, bound, size)
+    # 2. A new position.
+    if two_level:
+        _store_two_level(tt, base, key, move, score, depth, bound, size)
         return
+    for way in range(ways):                     # an empty slot, level 1 first
+        at = base + way * WORDS
+        if _is_empty(tt, at):
+            tt.stats[S_EMPTY_FILLS] += 1
+            _write(tt, at, key, move, score, depth, bound, size, 0)
+            return
+    tt.stats[S_COLLISIONS] += 1
     if scheme == AGE:
-        victim = base
-        worst = 1 << 30
-        for way in range(ways):
-            at = base + way * WORDS
-            old_depth = np.int64((tt.slots[at + 1] >> np.uint64(32)) & np.uint64(0xFF))
-            age = (tt.conf[C_GEN] - np.int64((tt.slots[at + 1] >> np.uint64(42)) & np.uint64(0xFF))) & 0xFF
-            value = old_depth - 8 * age
-            if value < worst:
-                worst = value
-                victim = at
-        stats[S_REPLACED] += 1
-        _write(tt, victim, key, move, score, depth, bound, size)
-        return
-
-    if ways == 1:
-        if (aging and _is_old(tt, tt.slots[base + 1])) or _new_wins(tt, scheme, base, depth, size):
-            stats[S_REPLACED] += 1
-            _write(tt, base, key, move, score, depth, bound, size)
-        else:
-            stats[S_REFUSED] += 1
-        return
-
-    # Two levels: level 1 at base, level 2 at base + WORDS.
-    level2 = base + WORDS
-    stats[S_REPLACED] += 1
-    if aging and _is_old(tt, tt.slots[base + 1]):
-        _write(tt, base, key, move, score, depth, bound, size)
-    elif _new_wins(tt, scheme, base, depth, size):
-        for w in range(WORDS):
-            tt.slots[level2 + w] = tt.slots[base + w]
-        _write(tt, base, key, move, score, depth, bound, size)
+        _store_age(tt, base, key, move, score, depth, bound, size)
     else:
-        _write(tt, level2, key, move, score, depth, bound, size)
+        _store_one_level(tt, base, key, move, score, depth, bound, size)
 
 
 @jit
@@ -300,7 +424,7 @@ def tt_hashfull(tt):
     used = 0
     for slot in range(total):
         data = tt.slots[slot * WORDS + 1]
-        if (data >> np.uint64(40)) & np.uint64(3) != U0 and not _is_old(tt, data):
+        if _bound_of(data) != BOUND_NONE and not _is_old(tt, data):
             used += 1
     return used * 1000 // max(total, 1)
 
@@ -310,7 +434,7 @@ def tt_count_filled(tt):
     """Slots holding any entry (all generations): the thesis' 'non-empty positions'."""
     filled = 0
     for slot in range(tt.conf[C_BUCKETS] * tt.conf[C_WAYS]):
-        if (tt.slots[slot * WORDS + 1] >> np.uint64(40)) & np.uint64(3) != U0:
+        if _bound_of(tt.slots[slot * WORDS + 1]) != BOUND_NONE:
             filled += 1
     return filled
 
@@ -345,6 +469,11 @@ def new_table(mb: float = None, positions: int = None, scheme: int = DEFAULT_SCH
     # np.zeros maps zero pages lazily: even 1 GB is "allocated and cleared" at once.
     slots = np.zeros(buckets * ways * WORDS, dtype=np.uint64)
     return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64))
+
+
+def set_store_rules(tt: TT, play: bool) -> None:
+    """Choose the store rules (module docstring): the play profile's, or the thesis'."""
+    tt.conf[C_PLAY_RULES] = 1 if play else 0
 
 
 def clear_table(tt: TT) -> TT:

@@ -114,6 +114,16 @@ def test_bench_signature_is_deterministic():
     assert first == second and first > 10000
 
 
+# The pinned node totals of `bench 5` per profile. A change of search, evaluation or table
+# behaviour moves them: update them in the same commit and say why in its message.
+BENCH5_SIGNATURES = {"play": 210_555, "paper": 2_482_256}
+
+
+@pytest.mark.parametrize("profile", sorted(BENCH5_SIGNATURES))
+def test_bench_signature_is_pinned(profile):
+    assert run_bench(depth=5, profile=profile, echo=None)[0] == BENCH5_SIGNATURES[profile]
+
+
 def test_stop_flag_ends_search_quickly():
     searcher = Searcher()
     board = Board(BENCH_FENS[1])

@@ -153,14 +153,26 @@ def test_old_entries_are_read_then_overwritten_unconditionally(scheme):
 
 
 @pytest.mark.parametrize("scheme", [T.TWODEEP, T.TWOBIG1])
-def test_two_level_old_level1_overwritten_in_place(scheme):
+def test_two_level_time_stamped_goes_first_and_levels_stay_ordered(scheme):
     tt = table(scheme)
     store(tt, key(1), depth=9, size=10 ** 6)
     store(tt, key(2), depth=1, size=1)
     T.tt_new_search(tt)
-    store(tt, key(3), depth=0, size=1)
+    store(tt, key(3), depth=1, size=1)          # both old: the less important (level 2) goes
     slots = tt.slots.reshape(-1, 3)
-    assert int(slots[0, 0]) == key(3) and int(slots[1, 0]) == key(2)
+    assert [int(slots[0, 0]), int(slots[1, 0])] == [key(1), key(3)]
+    store(tt, key(4), depth=0, size=0)          # old level 1 goes before current level 2,
+    assert [int(slots[0, 0]), int(slots[1, 0])] == [key(3), key(4)]   # which rises to level 1
+
+
+@pytest.mark.parametrize("scheme", [T.TWODEEP, T.TWOBIG1])
+def test_two_level_update_reorders_levels(scheme):
+    tt = table(scheme)
+    store(tt, key(1), depth=5, size=500)
+    store(tt, key(2), depth=2, size=20)
+    store(tt, key(2), depth=7, size=900)        # level 2 grows past level 1: they swap
+    slots = tt.slots.reshape(-1, 3)
+    assert [int(slots[0, 0]), int(slots[1, 0])] == [key(2), key(1)]
 
 
 def test_ancient_protects_entries_used_in_this_search():
