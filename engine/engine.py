@@ -121,10 +121,13 @@ class Engine:
         return self._busy
 
     def go(self, params: GoParams) -> None:
-        """Start a search on a worker thread; exactly one `bestmove` line follows."""
-        if self.searching:
-            self.send("info string already searching; 'go' ignored (send 'stop' first)")
-            return
+        """Start a search on a worker thread; exactly one `bestmove` line follows. A search
+        still running or unwinding (after `stop`, or a ponder miss) is stopped and its
+        bestmove sent first: the new `go` waits for it instead of being dropped."""
+        if self._thread is not None and self._thread.is_alive():
+            if not (self._limits is not None and self._limits.stop_requested):
+                self.send("info string a search is still running; stopped for the new 'go'")
+            self.wait()
         board = self.board.copy()
         searchmoves = None
         if params.searchmoves:

@@ -17,45 +17,103 @@ ENGINE_AUTHOR = "the TwoBig developers"
 VERSION = "0.1.0"
 
 GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
-GO_POSITIVE_PARAMS = ("depth", "nodes", "mate", "movestogo")
 GO_FLAGS = ("infinite", "ponder")
+GO_TOKENS = GO_INT_PARAMS + GO_FLAGS + ("searchmoves",)
+MAX_GO_DEPTH = 126
+MAX_GO_NOTES = 8                 # info strings for one go line, at most
+REPAIRED_GO_MOVETIME_MS = 1000   # a repaired go with no limit left searches this long
+GO_LIMITS = ("wtime", "btime", "movetime", "depth", "nodes", "mate", "infinite", "ponder")
+
+
+def _go_number(text):
+    """An integer from a go value ('1000', '-5', '1000.7'); None if it is not a number."""
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return int(float(text))
+        except (ValueError, OverflowError):
+            return None
 
 
 def parse_go(args):
-    """GoParams from the tokens after `go`; raise ValueError naming what is wrong."""
+    """(GoParams, notes) from the tokens after `go`. A `go` is never refused: a missing or
+    malformed value, an unknown token or a value that makes no sense is ignored or clamped,
+    and each such repair is described in `notes` (sent as `info string` lines)."""
     from engine.engine import GoParams
 
     params = GoParams()
+    notes = []
+    seen = set()
     i = 0
     while i < len(args):
         token = args[i]
-        if token in GO_INT_PARAMS:
-            if i + 1 >= len(args):
-                raise ValueError(f"go: '{token}' needs a number")
-            try:
-                value = int(args[i + 1])
-            except ValueError:
-                raise ValueError(f"go: '{token}' needs a number, got {args[i + 1]!r}") from None
-            if token in GO_POSITIVE_PARAMS and value <= 0:
-                raise ValueError(f"go: '{token}' must be positive, got {value}")
-            # A clock may be negative (some GUIs send it so); increments and movetime may not.
-            setattr(params, token, value if token in ("wtime", "btime") else max(value, 0))
-            i += 2
-        elif token in GO_FLAGS:
+        i += 1
+        if token in seen and token != "searchmoves":
+            notes.append(f"go: '{token}' given twice, the last one counts")
+        seen.add(token)
+        if token in GO_FLAGS:
             setattr(params, token, True)
-            i += 1
         elif token == "searchmoves":
             moves = []
-            i += 1
-            while i < len(args) and args[i] not in GO_INT_PARAMS + GO_FLAGS:
+            while i < len(args) and args[i] not in GO_TOKENS:
                 moves.append(args[i])
                 i += 1
             params.searchmoves = moves
+            if not moves:
+                notes.append("go: 'searchmoves' without moves; ignored")
+        elif token in GO_INT_PARAMS:
+            value = _go_number(args[i]) if i < len(args) else None
+            if value is None:
+                got = f", got {args[i]!r}" if i < len(args) and args[i] not in GO_TOKENS else ""
+                notes.append(f"go: '{token}' needs a number{got}; ignored")
+                if got:
+                    i += 1
+                continue
+            i += 1
+            value = _repair_go_value(token, value, notes)
+            if value is not None:
+                setattr(params, token, value)
         else:
-            raise ValueError(f"go: unknown parameter {token!r}")
-    if params.depth is not None:
-        params.depth = min(params.depth, 126)
-    return params
+            notes.append(f"go: unknown parameter {token!r} ignored")
+    if notes and not _has_limit(params):
+        # What the GUI meant was lost; a bounded search still answers it (a bare `go`
+        # keeps its meaning: search until `stop` or the depth limit).
+        params.movetime = REPAIRED_GO_MOVETIME_MS
+        notes.append(f"go: no usable limit left; searching {REPAIRED_GO_MOVETIME_MS} ms")
+    return params, list(dict.fromkeys(notes))[:MAX_GO_NOTES]
+
+
+def _has_limit(params):
+    """Whether the go bounds the search or says to wait for stop (a clock of 0 counts)."""
+    return any(getattr(params, name) is not None and getattr(params, name) is not False
+               for name in GO_LIMITS)
+
+
+def _repair_go_value(token, value, notes):
+    """Clamp or drop a go value that makes no sense (the note says which)."""
+    if token in ("wtime", "btime"):
+        return value                      # a clock may be negative: the engine then hurries
+    if token in ("winc", "binc", "movetime") and value < 0:
+        notes.append(f"go: '{token}' {value} is negative; 0 used")
+        return 0
+    if token == "depth" and value < 1:
+        notes.append(f"go: 'depth' {value} is below 1; depth 1 used")
+        return 1
+    if token == "depth" and value > MAX_GO_DEPTH:
+        notes.append(f"go: 'depth' {value} is above {MAX_GO_DEPTH}; depth {MAX_GO_DEPTH} used")
+        return MAX_GO_DEPTH
+    if token in ("nodes", "mate", "movestogo") and value < 1:
+        notes.append(f"go: '{token}' {value} is not positive; ignored")
+        return None
+    return value
+
+
+def _printable(text: str) -> str:
+    """`text` for echoing to a GUI: control characters and lone surrogates escaped."""
+    return "".join(c if c.isprintable() and not "\ud800" <= c <= "\udfff"
+                   else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for c in text)
 
 
 class UciLoop:
@@ -116,7 +174,15 @@ class UciLoop:
         self._log(text)
 
     def run(self, stream=None) -> None:
-        stream = stream or sys.stdin
+        if stream is None:
+            stream = sys.stdin
+            # Bytes that are not UTF-8 become U+FFFD instead of ending the loop (whatever
+            # the locale), and nothing we print can fail to encode.
+            for handle, errors in ((sys.stdin, "replace"), (self.out, "backslashreplace")):
+                try:
+                    handle.reconfigure(errors=errors)
+                except (AttributeError, ValueError, OSError):
+                    pass
         quit_requested = False
         try:
             for line in stream:
@@ -149,7 +215,7 @@ class UciLoop:
             return False
         handler = getattr(self, "cmd_" + command, None) if command.isidentifier() else None
         if handler is None:
-            self.info(f"unknown command: {line.strip()[:200]}")
+            self.info(f"unknown command: {_printable(line.strip()[:200])}")
             return True
         try:
             handler(args)
@@ -236,11 +302,9 @@ class UciLoop:
             for line in self.engine.perft_lines(int(args[1])):
                 self.send(line)
             return
-        try:
-            params = parse_go(args)
-        except ValueError as exc:
-            self.info(str(exc))
-            return
+        params, notes = parse_go(args)
+        for note in notes:
+            self.info(note)
         self.engine.go(params)
 
     def cmd_stop(self, args):
