@@ -5,7 +5,13 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JOBS   ?= auto
 
-.PHONY: run install test test-slow bench bench-tt perft tactics experiments experiments-quick experiments-deps opponents match-selfplay gauntlet clean
+# OpenBench builds an engine with `make EXE=<name>` (no target): then the default goal
+# writes a launcher at $(EXE) instead of starting the UCI loop.
+ifdef EXE
+.DEFAULT_GOAL := exe
+endif
+
+.PHONY: exe run install test test-slow bench bench-tt perft tactics experiments experiments-quick experiments-deps opponents match-selfplay gauntlet clean
 
 run: install
 	@$(BIN)/twobig
@@ -20,6 +26,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/twobig warm
 	touch $(STAMP)
+
+# `make EXE=path`: a launcher at `path` for a TwoBig installed (not editable) into its own
+# venv under EXE_ROOT, keyed by the sources, so the launcher keeps working after the source
+# folder is deleted (OpenBench builds in a temporary folder). The kernels are compiled there.
+EXE_ROOT ?= $(HOME)/.cache/twobig/engines
+EXE_ID   := $(shell cat pyproject.toml engine/*.py 2>/dev/null | sha1sum | cut -c1-12)
+EXE_VENV := $(EXE_ROOT)/$(EXE_ID)
+exe:
+	test -f $(EXE_VENV)/.installed || ( rm -rf $(EXE_VENV) && $(PYTHON) -m venv $(EXE_VENV) \
+		&& $(EXE_VENV)/bin/python -m pip install --quiet . && $(EXE_VENV)/bin/twobig warm \
+		&& touch $(EXE_VENV)/.installed )
+	printf '#!/bin/sh\nexec "%s" "$$@"\n' "$(EXE_VENV)/bin/twobig" > "$(EXE)"
+	chmod +x "$(EXE)"
 
 test: install
 	$(BIN)/python -m pytest -n $(JOBS) -q

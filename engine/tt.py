@@ -60,7 +60,7 @@ Store rules (C_PLAY_RULES, set from the search profile with set_store_rules):
   play   what strong engines do: an upper bound (fail-low) stores no move, since its
          "best" move is noise, and an update keeps the stored move; an update keeps a
          deeper result of the current search unless the new one is exact or at most
-         UPDATE_DEPTH_SLACK plies shallower.
+         UPDATE_DEPTH_SLACK plies shallower (a new best move is still written into it).
 In both, a store without a move keeps the move already stored for that position, and the
 ANCIENT "used" flag survives an update within the search that set it.
 """
@@ -288,6 +288,9 @@ def _update(tt, at, key, move, score, depth, bound, size):
     current = generation == tt.conf[C_GEN]
     if (tt.conf[C_PLAY_RULES] != 0 and bound != BOUND_EXACT and current
             and depth + UPDATE_DEPTH_SLACK < old_depth):
+        if move != 0:   # the deeper result stays, but a new best move is fresher
+            old = tt.slots[at + 1]
+            tt.slots[at + 1] = (old & ~np.uint64(0xFFFF)) | np.uint64(move & 0xFFFF)
         return False
     if move == 0:
         move = old_move

@@ -4,6 +4,10 @@ probes on tiny tables, replayed on engine.tt and on a plain-Python model of ever
 The model is written from the sentences that define the policies (Breuker's thesis, section
 2.7.1; seed article 000 for ANCIENT; today's depth-minus-age rule for AGE), not from tt.py,
 so a difference is a bug in one of the two. After every step the whole table is compared.
+Where the thesis is silent the model encodes the reading documented in engine/tt.py, and
+says so: which slot goes when time-stamped and current positions share a two-level bucket
+("unconditionally overwritten", before any current one; of two old ones the less important),
+and how an update of a position already stored keeps the levels ordered.
 """
 from dataclasses import dataclass, replace
 
@@ -78,6 +82,8 @@ class Model:
         deeper result of this search unless the new one is exact or nearly as deep."""
         if (self.play and new.bound != EXACT and new.depth + T.UPDATE_DEPTH_SLACK < entry.depth
                 and entry.gen == self.gen):
+            if new.move:
+                entry.move = new.move                 # ... but takes a fresher best move
             return
         if new.move == 0:
             new.move = entry.move                     # keep the move we had
