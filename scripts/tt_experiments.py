@@ -29,7 +29,7 @@ FIELDS = ["experiment", "test_set", "scheme", "positions_k", "stamping", "use", 
           "depth", "positions", "nodes", "qnodes", "probes", "hits", "cut_exact", "cut_lower",
           "cut_upper", "window", "stores", "updates", "collisions", "replaced", "refused",
           "empty_fills", "type1", "type1_caught", "filled", "entries", "expected_collisions",
-          "seconds"]
+          "seconds", "commit"]
 
 
 def plan(quick: bool, max_depth: int):
@@ -89,6 +89,19 @@ def key_of(row):
             row["stamping"], row["use"], int(row["key_bits"]), int(row["depth"]))
 
 
+def source_commit() -> str:
+    """The commit the runs measure (with -dirty when the engine differs from it)."""
+    import subprocess
+    try:
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "engine"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return commit + ("-dirty" if dirty else "")
+
+
 def execute(job):
     experiment, cfg, depths = job
     start = time.perf_counter()
@@ -130,11 +143,12 @@ def main(quick, jobs, max_depth, out, report_only):
             if new_file:
                 writer.writeheader()
             started = time.perf_counter()
+            commit = source_commit()
             with ProcessPoolExecutor(max_workers=jobs) as pool:
                 futures = [pool.submit(execute, job) for job in todo]
                 for future in tqdm(as_completed(futures), total=len(futures), unit="run"):
                     for row in future.result():
-                        writer.writerow(row)
+                        writer.writerow(dict(row, commit=commit))
                     handle.flush()
             click.echo(f"wall time {time.perf_counter() - started:.0f} s with {jobs} workers")
     from engine.experiments_report import write_report
