@@ -27,6 +27,8 @@ ASPIRATION_PLAY = 35     # then doubled on the failing side, open past 400
 BEST_MOVE_CHANGE_STRETCH = 1.4   # soft time x this after the best move changed
 SCORE_DROP_STRETCH = 1.5         # soft time x this after the score dropped...
 SCORE_DROP_MARGIN = 30           # ...by more than this many centipawns
+NEXT_ITERATION_GROWTH = 2.0      # an iteration costs about this many times the one before:
+                                 # one that cannot end before the hard limit is not started
 
 
 @dataclass
@@ -40,6 +42,8 @@ class Limits:
     infinite: bool = False              # also while pondering: only `stop`/`ponderhit` end it
     multipv: int = 1
     stop_requested: bool = False        # set by `stop`, even before the search has started
+    started_at: Optional[float] = None  # perf_counter() when `go` arrived: the clock runs
+                                        # from there, not from when the search thread starts
 
 
 @dataclass
@@ -157,9 +161,11 @@ class Searcher:
             return result
         result.best_move = int(order[0])
         with self._timer_lock:
-            self._clock = start = time.perf_counter()
+            start = time.perf_counter()
+            self._clock = limits.started_at if limits.started_at is not None else start
             self._limits = limits
-            self._arm_timer(limits.hard_time)
+            self._arm_timer(None if limits.hard_time is None
+                            else limits.hard_time - (start - self._clock))
             if limits.stop_requested:
                 self.stop()
         paper = self.profile == PROFILE_PAPER
@@ -168,6 +174,7 @@ class Searcher:
         prev_lines = [[] for _ in range(lines)]
         scores = [0] * lines
         stretch = 1.0
+        iteration_started = time.perf_counter()
         try:
             for depth in range(1, max_depth + 1):
                 done: List[int] = []
@@ -221,7 +228,9 @@ class Searcher:
                 rest = [m for m in order if m not in done]
                 rest.sort(key=lambda m: -node_counts.get(int(m), 0))
                 order = np.array(done + rest, dtype=np.int64)
-                if self._should_stop(limits, result, start, stretch, len(order)):
+                now = time.perf_counter()
+                last_iteration, iteration_started = now - iteration_started, now
+                if self._should_stop(limits, result, stretch, len(order), last_iteration):
                     break
                 stretch = max(1.0, stretch * 0.9)
         finally:
@@ -257,7 +266,9 @@ class Searcher:
             else:
                 return value
 
-    def _should_stop(self, limits, result, start, stretch, root_moves) -> bool:
+    def _should_stop(self, limits, result, stretch, root_moves, last_iteration=0.0) -> bool:
+        """Whether to start no further iteration (last_iteration: seconds the one just
+        finished took)."""
         if abs(result.score) >= MATE_BOUND and not limits.infinite:
             plies = MATE - abs(result.score)
             if limits.mate is not None and (plies + 1) // 2 <= limits.mate:
@@ -275,6 +286,9 @@ class Searcher:
                 soft = min(soft, limits.hard_time)
             if root_moves == 1 or elapsed >= soft:
                 return True
+            if (limits.hard_time is not None
+                    and elapsed + NEXT_ITERATION_GROWTH * last_iteration > limits.hard_time):
+                return True   # it would be cut off: its time is better kept on the clock
         return False
 
     def _report(self, callback, result, tt, depth, score, bound, pv, line):

@@ -5,6 +5,7 @@ each search on a worker thread, and reports through a `send(line)` callable. The
 loop (engine.uci) only parses lines and calls these methods.
 """
 import threading
+import time
 import traceback
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Sequence
@@ -124,6 +125,7 @@ class Engine:
         """Start a search on a worker thread; exactly one `bestmove` line follows. A search
         still running or unwinding (after `stop`, or a ponder miss) is stopped and its
         bestmove sent first: the new `go` waits for it instead of being dropped."""
+        arrived = time.perf_counter()   # the GUI's clock runs from here
         if self._thread is not None and self._thread.is_alive():
             if not (self._limits is not None and self._limits.stop_requested):
                 self.send("info string a search is still running; stopped for the new 'go'")
@@ -146,7 +148,7 @@ class Engine:
         limits = Limits(depth=params.depth, nodes=params.nodes, mate=params.mate,
                         soft_time=soft, hard_time=hard, searchmoves=searchmoves,
                         infinite=params.infinite or params.ponder,
-                        multipv=self.options["MultiPV"])
+                        multipv=self.options["MultiPV"], started_at=arrived)
         self._waiting = limits.infinite
         self._release.clear()
         self._busy = True

@@ -65,7 +65,7 @@ OPTIONS = (
     Option("Threads", "spin", 1, 1, 1),   # one thread until a parallel search exists
     Option("MultiPV", "spin", 1, 1, 64),
     Option("Ponder", "check", False),
-    Option("Move Overhead", "spin", 50, 0, 5000),
+    Option("Move Overhead", "spin", 100, 0, 5000),
     Option("OwnBook", "check", False),
     Option("BookFile", "string", ""),
     Option("TT Scheme", "combo", "TwoBig1", vars=TT_SCHEME_VARS),

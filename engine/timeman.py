@@ -8,7 +8,8 @@ from typing import Optional, Tuple
 
 DEFAULT_MOVES_TO_GO = 30   # sudden death: plan as if this many moves remained
 SOFT_SHARE = 0.4           # never plan to use more than this share of the clock on a move...
-HARD_SHARE = 0.75          # ...nor let a move run past this share of it
+HARD_SHARE = 0.5           # ...nor let a move run past this share of it (a Python engine
+                           # on a loaded machine overshoots a limit by tens of ms)
 HARD_OVER_IDEAL = 3.0      # the hard limit may exceed the ideal time this many times
 MIN_BUDGET = 0.001
 

@@ -1,0 +1,43 @@
+"""Time management: budgets from the clock, and the driver's decision to start no iteration
+it cannot finish. Logic only, with the clock set by hand: no wall-clock assertions."""
+import time
+
+import pytest
+
+from engine.driver import NEXT_ITERATION_GROWTH, Limits, Result, Searcher
+from engine.timeman import HARD_SHARE, budgets
+
+
+@pytest.mark.parametrize("clock_ms", [50, 150, 300, 1000, 10_000, 600_000])
+@pytest.mark.parametrize("inc_ms", [0, 10, 50, 1000])
+def test_a_move_never_plans_past_its_share_of_the_clock(clock_ms, inc_ms):
+    overhead = 100
+    soft, hard = budgets(clock_ms, inc_ms, None, None, overhead)
+    left = max(0.001, (clock_ms - overhead) / 1000)
+    assert 0 < soft <= hard
+    assert hard <= max(0.001, left * HARD_SHARE) + 1e-12
+
+
+def test_last_move_before_the_control_keeps_a_margin():
+    soft, hard = budgets(2000, 0, 1, None, 100)
+    assert hard < 1.9
+
+
+def test_no_iteration_is_started_that_the_hard_limit_would_cut():
+    searcher = Searcher()
+    limits = Limits(soft_time=50.0, hard_time=100.0)
+    searcher._clock = time.perf_counter() - 0.5            # half a second spent so far
+    result = Result()
+    # The next iteration would take about NEXT_ITERATION_GROWTH x the last one.
+    assert searcher._should_stop(limits, result, 1.0, 20, last_iteration=60.0 / NEXT_ITERATION_GROWTH * 2)
+    assert not searcher._should_stop(limits, result, 1.0, 20, last_iteration=1.0)
+
+
+def test_the_clock_runs_from_when_go_arrived():
+    from engine.board import Board
+    from engine.tt import new_table
+    searcher = Searcher()
+    arrived = time.perf_counter() - 1000.0                  # a go that arrived long ago
+    result = searcher.run(Board(), new_table(mb=1),
+                          Limits(soft_time=999.0, hard_time=999.0, started_at=arrived))
+    assert result.depth <= 2 and result.best_move != 0      # out of time at once, still a move
