@@ -89,8 +89,8 @@ gauntlet: experiments-deps
 	$(MATCH) --engine2 .opponents/sunfish/bin/sunfish-uci --name2 Sunfish --pgn docs/gauntlet/sunfish.pgn
 
 tactics: install
-	$(BIN)/python scripts/tactics.py ../shared/data/tactical/wacnew.epd --movetime 1000
-	$(BIN)/python scripts/tactics.py ../shared/data/tactical/bk.epd --movetime 1000
+	$(BIN)/python scripts/tactics.py data/tactical/wacnew.epd --movetime 1000
+	$(BIN)/python scripts/tactics.py data/tactical/bk.epd --movetime 1000
 
 perft: install
 	$(BIN)/python scripts/perft_suites.py

@@ -96,7 +96,7 @@ def write_endgame_epd(path=ENDGAME_EPD) -> List[TestPosition]:
     positions = endgame_positions()
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = ["# TwoBig endgame test set: engine.experiments.endgame_positions() on",
-             "# shared/data/pgn/Kasparov_1994.pgn - White to move, a side below 18 points",
+             "# data/pgn/Kasparov_1994.pgn - White to move, a side below 18 points",
              "# (P=1, N=B=3.25, R=5, Q=9); all such positions of whole games, in file",
              "# order, until at least 100. Clocks are not kept (EPD)."]
     for p in positions:

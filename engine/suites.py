@@ -1,12 +1,12 @@
-"""Readers for the test-data files in ../shared/data (perft EPDs, tactical EPDs)."""
+"""Readers for the test-data files in data/ (perft EPDs, tactical EPDs)."""
 import os
 import re
 from pathlib import Path
 from typing import Dict, List, NamedTuple
 
-# ../shared/data beside the project root, unless TWOBIG_DATA names another folder.
+# The repository's data/ folder (see its README), unless TWOBIG_DATA names another one.
 DATA_DIR = Path(os.environ.get("TWOBIG_DATA")
-                or Path(__file__).resolve().parent.parent.parent / "shared" / "data")
+                or Path(__file__).resolve().parent.parent / "data")
 PERFT_FILES = ("perft_cpw_standard6.epd", "perftsuite.epd", "perft_stress_whittington.epd",
                "perft_double_checks_ferdy.epd")
 

@@ -7,7 +7,7 @@
     python scripts/match.py ... --sprt --elo0 0 --elo1 10     # stop when the SPRT decides
     python scripts/match.py ... --engine2 /usr/games/phalanx --protocol2 xboard
 
-Openings come from ../shared/data/books (8moves_v3.pgn or noob_3moves.epd), each played
+Openings come from data/books (8moves_v3.pgn or noob_3moves.epd), each played
 with both colours. Games end by python-chess's rules (mate, stalemate, threefold
 repetition, 50 moves, insufficient material), by a time forfeit, an illegal move, a crash
 or a stall (no answer within the clock plus --stall-margin); these are counted per engine.
@@ -18,6 +18,7 @@ import logging
 import math
 import random
 import shlex
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -27,7 +28,10 @@ from pathlib import Path
 import click
 
 ROOT = Path(__file__).resolve().parent.parent
-BOOKS = ROOT.parent / "shared" / "data" / "books"
+sys.path.insert(0, str(ROOT))
+from engine.suites import DATA_DIR  # noqa: E402  (data/, or $TWOBIG_DATA)
+
+BOOKS = DATA_DIR / "books"
 
 
 @dataclass

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run every position of the four perft files in ../shared/data/perft to every depth listed
+"""Run every position of the four perft files in data/perft to every depth listed
 (or up to --max-nodes leaves per count), and report mismatches and totals.
 
     python scripts/perft_suites.py                     # all depths listed (long: D6-D8 counts)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Run a tactical EPD suite (bm/am) at a fixed time per position and report the score.
 
-    python scripts/tactics.py ../shared/data/tactical/wacnew.epd --movetime 1000
-    python scripts/tactics.py ../shared/data/tactical/bk.epd --movetime 5000
+    python scripts/tactics.py data/tactical/wacnew.epd --movetime 1000
+    python scripts/tactics.py data/tactical/bk.epd --movetime 5000
 """
 import sys
 from pathlib import Path
