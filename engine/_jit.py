@@ -20,13 +20,22 @@ import numba
 ENGINE_DIR = Path(__file__).resolve().parent
 
 
+# The modules whose code ends up inside compiled kernels: every module with jitted functions
+# and every module whose constants or helpers they read (tests/test_package.py checks the
+# list against the imports). Only these key the cache: editing the glue, the protocol, the
+# research harness or the docs leaves the compiled kernels valid.
+KERNEL_MODULES = ("_jit", "types", "codec", "bitboard", "attacks", "tables", "zobrist", "pst",
+                  "position", "movegen", "tt", "eval", "movepick", "search")
+
+
 def _source_digest() -> str:
-    """Hash of every engine source file. numba invalidates a cached kernel only when its own
-    file changes, not when a kernel it inlined from another file does; a stale kernel then
-    reads the wrong table layout and crashes. Keying the cache directory by the whole
-    source tree makes any edit (or upgrade) start from a clean cache."""
+    """Hash of the kernel modules' sources. numba invalidates a cached kernel only when its
+    own file changes, not when a kernel it inlined from another file does; a stale kernel
+    then reads the wrong table layout and crashes. Keying the cache directory by all the
+    kernel sources makes any edit of them (or a numba upgrade) start from a clean cache."""
     digest = hashlib.sha1(numba.__version__.encode())
-    for path in sorted(ENGINE_DIR.glob("*.py")):
+    for name in sorted(KERNEL_MODULES):
+        path = ENGINE_DIR / f"{name}.py"
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -52,6 +61,12 @@ JIT_FLAGS = dict(cache=True, nogil=True, boundscheck=False)
 def jit(fn):
     """Compile a hot, non-allocating kernel with TwoBig's fixed numba flags."""
     return numba.njit(_nrt=False, **JIT_FLAGS)(fn)
+
+
+def jit_inline(fn):
+    """A one-line helper (the codecs) inlined into its callers at numba's IR level, so that a
+    call costs nothing (LLVM does not always inline across modules)."""
+    return numba.njit(_nrt=False, inline="always", **JIT_FLAGS)(fn)
 
 
 def jit_alloc(fn):

@@ -8,6 +8,7 @@ from typing import List, Tuple
 import numpy as np
 
 from engine import movegen, position
+from engine.codec import piece_index, unpack_move
 from engine.tables import get_tables
 from engine.types import (
     BLACK, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, EMPTY, FLAG_PROMO_KNIGHT, GAME_STACK,
@@ -29,7 +30,7 @@ def move_to_uci(move: int) -> str:
     """UCI text of a packed move ('0000' for no move)."""
     if move == 0:
         return "0000"
-    frm, to, flag = move & 63, (move >> 6) & 63, move >> 12
+    frm, to, flag = unpack_move(move)
     text = SQUARE_NAMES[frm] + SQUARE_NAMES[to]
     if flag >= FLAG_PROMO_KNIGHT:
         text += PROMO_LETTERS[flag - FLAG_PROMO_KNIGHT]
@@ -90,7 +91,7 @@ class Board:
         bb = self.P.bb
         for colour, is_white in ((WHITE, True), (BLACK, False)):
             for ptype in range(6):
-                bb[colour * 6 + ptype] = np.uint64(board.pieces_mask(ptype + 1, is_white))
+                bb[piece_index(colour, ptype)] = np.uint64(board.pieces_mask(ptype + 1, is_white))
         rights = board.castling_rights
         castle = ((CASTLE_WK if rights & chess.BB_H1 else 0) | (CASTLE_WQ if rights & chess.BB_A1 else 0)
                   | (CASTLE_BK if rights & chess.BB_H8 else 0) | (CASTLE_BQ if rights & chess.BB_A8 else 0))

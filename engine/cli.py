@@ -103,7 +103,7 @@ def bench(depth, profile):
 @click.option("--profile", type=click.Choice(["play", "paper"]), default="play", show_default=True)
 def tactics(epd, movetime, hash_mb, profile):
     """Run a tactical EPD suite (bm/am) and report how many positions were solved."""
-    from engine.tactics import run_suite
+    from lab.tactics import run_suite
 
     def show(entry):
         click.echo(f"{'ok  ' if entry.solved else 'FAIL'} {entry.id:>10} {entry.expected:<22} "

@@ -20,34 +20,14 @@ from engine.attacks import (
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 )
 from engine.bitboard import lsb
+from engine.codec import move_pack, piece_of
 from engine.position import attackers_to, is_attacked, make_move, unmake_move, META_PLY
 from engine.types import (
     ALL_SQUARES, BISHOP, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, FILE_A, FILE_H,
-    FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, FLAG_PROMO_QUEEN, GEN_ALL, KING,
+    FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_NORMAL, FLAG_PROMO_KNIGHT, FLAG_PROMO_QUEEN, GEN_ALL, KING,
     KNIGHT, NO_SQUARE, OCC, PAWN, QUEEN, RANK_1, RANK_3, RANK_6, RANK_8, ROOK, ST_CASTLE, ST_EP,
     ST_SIDE, U0, U1, WHITE,
 )
-
-
-# Move packing: the layout table is in engine/types.py beside the FLAG_* constants.
-@jit
-def pack_move(frm, to, flag):
-    return frm | (to << 6) | (flag << 12)
-
-
-@jit
-def move_from(move):
-    return move & 63
-
-
-@jit
-def move_to(move):
-    return (move >> 6) & 63
-
-
-@jit
-def move_flag(move):
-    return move >> 12
 
 
 @jit
@@ -64,7 +44,7 @@ def _emit(moves, n, frm, targets):
     while targets:
         to = lsb(targets)
         targets &= targets - U1
-        moves[n] = frm | (to << 6)
+        moves[n] = move_pack(frm, to, FLAG_NORMAL)
         n += 1
     return n
 
@@ -78,14 +58,13 @@ def _emit_pawn_set(moves, n, targets, delta, flag, last_rank):
     while targets:
         to = lsb(targets)
         targets &= targets - U1
-        moves[n] = (to - delta) | (to << 6) | (flag << 12)
+        moves[n] = move_pack(to - delta, to, flag)
         n += 1
     while promos:
         to = lsb(promos)
         promos &= promos - U1
-        base = (to - delta) | (to << 6)
         for promo_flag in range(FLAG_PROMO_QUEEN, FLAG_PROMO_KNIGHT - 1, -1):
-            moves[n] = base | (promo_flag << 12)
+            moves[n] = move_pack(to - delta, to, promo_flag)
             n += 1
     return n
 
@@ -129,7 +108,7 @@ def generate_moves(P, T, moves, start, mode):
     enemies = bb[OCC + them]
     occ = own | enemies
     noisy = mode != GEN_ALL
-    ksq = lsb(bb[us * 6 + KING])
+    ksq = lsb(bb[piece_of(us, KING)])
     king_bit = U1 << np.uint64(ksq)
     n = start
 
@@ -140,7 +119,7 @@ def generate_moves(P, T, moves, start, mode):
         to = lsb(targets)
         targets &= targets - U1
         if not is_attacked(T, bb, to, them, occ_without_king):
-            moves[n] = ksq | (to << 6)
+            moves[n] = move_pack(ksq, to, FLAG_NORMAL)
             n += 1
 
     checkers = attackers_to(T, bb, ksq, occ) & enemies
@@ -152,9 +131,9 @@ def generate_moves(P, T, moves, start, mode):
 
     # Pinned pieces: our lone blocker between the king and an enemy slider on its line.
     pinned = U0
-    snipers = ((rook_attacks(T, ksq, enemies) & (bb[them * 6 + ROOK] | bb[them * 6 + QUEEN]))
+    snipers = ((rook_attacks(T, ksq, enemies) & (bb[piece_of(them, ROOK)] | bb[piece_of(them, QUEEN)]))
                | (bishop_attacks(T, ksq, enemies)
-                  & (bb[them * 6 + BISHOP] | bb[them * 6 + QUEEN])))
+                  & (bb[piece_of(them, BISHOP)] | bb[piece_of(them, QUEEN)])))
     while snipers:
         s = lsb(snipers)
         snipers &= snipers - U1
@@ -164,13 +143,13 @@ def generate_moves(P, T, moves, start, mode):
 
     targets = (enemies if noisy else ~own) & check_mask
 
-    pieces = bb[us * 6 + KNIGHT] & ~pinned  # a pinned knight can never move
+    pieces = bb[piece_of(us, KNIGHT)] & ~pinned  # a pinned knight can never move
     while pieces:
         sq = lsb(pieces)
         pieces &= pieces - U1
         n = _emit(moves, n, sq, knight_attacks(T, sq) & targets)
 
-    pieces = bb[us * 6 + BISHOP] | bb[us * 6 + QUEEN]
+    pieces = bb[piece_of(us, BISHOP)] | bb[piece_of(us, QUEEN)]
     while pieces:
         sq = lsb(pieces)
         pieces &= pieces - U1
@@ -179,7 +158,7 @@ def generate_moves(P, T, moves, start, mode):
             att &= line(T, ksq, sq)
         n = _emit(moves, n, sq, att)
 
-    pieces = bb[us * 6 + ROOK] | bb[us * 6 + QUEEN]
+    pieces = bb[piece_of(us, ROOK)] | bb[piece_of(us, QUEEN)]
     while pieces:
         sq = lsb(pieces)
         pieces &= pieces - U1
@@ -188,7 +167,7 @@ def generate_moves(P, T, moves, start, mode):
             att &= line(T, ksq, sq)
         n = _emit(moves, n, sq, att)
 
-    pawns = bb[us * 6 + PAWN]
+    pawns = bb[piece_of(us, PAWN)]
     empty = ~occ
     n = _pawn_moves(moves, n, pawns & ~pinned, us, empty, enemies, check_mask, noisy)
     pinned_pawns = pawns & pinned
@@ -208,7 +187,7 @@ def generate_moves(P, T, moves, start, mode):
             takers &= takers - U1
             after = (occ ^ (U1 << np.uint64(sq)) ^ victim_bit) | (U1 << np.uint64(ep))
             if not (attackers_to(T, bb, ksq, after) & enemies & ~victim_bit):
-                moves[n] = sq | (ep << 6) | (FLAG_EN_PASSANT << 12)
+                moves[n] = move_pack(sq, ep, FLAG_EN_PASSANT)
                 n += 1
 
     if not noisy and not checkers:
@@ -222,12 +201,12 @@ def generate_moves(P, T, moves, start, mode):
         if short_right and not (occ & (np.uint64(0x60) << np.uint64(56 * us))):
             if (not is_attacked(T, bb, ksq + 1, them, occ)
                     and not is_attacked(T, bb, ksq + 2, them, occ)):
-                moves[n] = ksq | ((ksq + 2) << 6) | (FLAG_CASTLE << 12)
+                moves[n] = move_pack(ksq, ksq + 2, FLAG_CASTLE)
                 n += 1
         if long_right and not (occ & (np.uint64(0x0E) << np.uint64(56 * us))):
             if (not is_attacked(T, bb, ksq - 1, them, occ)
                     and not is_attacked(T, bb, ksq - 2, them, occ)):
-                moves[n] = ksq | ((ksq - 2) << 6) | (FLAG_CASTLE << 12)
+                moves[n] = move_pack(ksq, ksq - 2, FLAG_CASTLE)
                 n += 1
     return n
 

@@ -9,9 +9,13 @@ import numpy as np
 
 from engine._jit import jit
 from engine.attacks import bishop_attacks, rook_attacks
+from engine.codec import (
+    move_flag, move_from, move_is_en_passant, move_to, piece_of, piece_type_of, promotion_type,
+)
 from engine.position import attackers_to
 from engine.types import (
-    BISHOP, EMPTY, FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, OCC, PAWN, QUEEN, ROOK, U1,
+    BISHOP, BLACK, EMPTY, FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, OCC, PAWN, QUEEN, ROOK,
+    U1, WHITE,
 )
 
 # Ordering bands: each band beats every score of the bands below it.
@@ -27,29 +31,29 @@ HISTORY_MAX = 1 << 30
 @jit
 def capture_score(P, move):
     """MVV-LVA: the most valuable victim first, then the least valuable attacker."""
-    to = (move >> 6) & 63
-    victim = P.board[to]
-    victim_type = PAWN if (move >> 12) == FLAG_EN_PASSANT else victim % 6
-    attacker_type = P.board[move & 63] % 6
+    victim = P.board[move_to(move)]
+    victim_type = PAWN if move_is_en_passant(move) else piece_type_of(victim)
+    attacker_type = piece_type_of(P.board[move_from(move)])
     return victim_type * 8 + (7 - attacker_type)
 
 
 @jit
 def is_capture(P, move):
-    return P.board[(move >> 6) & 63] != EMPTY or (move >> 12) == FLAG_EN_PASSANT
+    return P.board[move_to(move)] != EMPTY or move_is_en_passant(move)
 
 
 @jit
 def score_moves(P, S, moves, scores, start, end, pv_move, tt_move, ply, side, use_killers):
     for i in range(start, end):
         move = moves[i]
-        flag = move >> 12
+        flag = move_flag(move)
         if move == pv_move:
             scores[i] = ORDER_PV
         elif move == tt_move:
             scores[i] = ORDER_TT
         elif is_capture(P, move):
-            scores[i] = ORDER_CAPTURE + capture_score(P, move) * 8 + (flag - 3 if flag >= FLAG_PROMO_KNIGHT else 0)
+            promotion = promotion_type(flag) if flag >= FLAG_PROMO_KNIGHT else 0
+            scores[i] = ORDER_CAPTURE + capture_score(P, move) * 8 + promotion
         elif flag >= FLAG_PROMO_KNIGHT:
             scores[i] = ORDER_PROMOTION + flag
         elif use_killers and move == S.killers[ply, 0]:
@@ -57,7 +61,7 @@ def score_moves(P, S, moves, scores, start, end, pv_move, tt_move, ply, side, us
         elif use_killers and move == S.killers[ply, 1]:
             scores[i] = ORDER_KILLER
         else:
-            scores[i] = S.history[side, move & 63, (move >> 6) & 63]
+            scores[i] = S.history[side, move_from(move), move_to(move)]
 
 
 @jit
@@ -79,8 +83,8 @@ def reward_quiet(S, ply, side, move, depth, use_killers, depth_squared):
     if use_killers and S.killers[ply, 0] != move:
         S.killers[ply, 1] = S.killers[ply, 0]
         S.killers[ply, 0] = move
-    frm = move & 63
-    to = (move >> 6) & 63
+    frm = move_from(move)
+    to = move_to(move)
     S.history[side, frm, to] += depth * depth if depth_squared else depth
     if S.history[side, frm, to] > HISTORY_MAX:
         for c in range(2):
@@ -111,19 +115,19 @@ def see_at_least(P, T, move, threshold):
     sides always recapturing with their least valuable piece (x-rays included), win at
     least `threshold` for the side making `move`? Pins are ignored."""
     bb = P.bb
-    frm = move & 63
-    to = (move >> 6) & 63
-    flag = move >> 12
+    frm = move_from(move)
+    to = move_to(move)
+    flag = move_flag(move)
     if flag == FLAG_CASTLE:
         return threshold <= 0
     victim = P.board[to]
-    gain = _see_value(victim % 6) if victim != EMPTY else 0
+    gain = _see_value(piece_type_of(victim)) if victim != EMPTY else 0
     if flag == FLAG_EN_PASSANT:
         gain = 100
     swap = gain - threshold
     if swap < 0:
         return False
-    attacker_type = P.board[frm] % 6
+    attacker_type = piece_type_of(P.board[frm])
     swap = _see_value(attacker_type) - swap
     if swap <= 0:
         return True
@@ -132,8 +136,9 @@ def see_at_least(P, T, move, threshold):
         occ ^= U1 << np.uint64(to - 8 if P.board[frm] < 6 else to + 8)
     side = 1 if P.board[frm] >= 6 else 0
     attackers = attackers_to(T, bb, to, occ)
-    bishops = bb[BISHOP] | bb[6 + BISHOP] | bb[QUEEN] | bb[6 + QUEEN]
-    rooks = bb[ROOK] | bb[6 + ROOK] | bb[QUEEN] | bb[6 + QUEEN]
+    queens = bb[piece_of(WHITE, QUEEN)] | bb[piece_of(BLACK, QUEEN)]
+    bishops = bb[piece_of(WHITE, BISHOP)] | bb[piece_of(BLACK, BISHOP)] | queens
+    rooks = bb[piece_of(WHITE, ROOK)] | bb[piece_of(BLACK, ROOK)] | queens
     result = 1
     while True:
         side ^= 1
@@ -145,7 +150,7 @@ def see_at_least(P, T, move, threshold):
         # The least valuable attacker of `side`.
         chosen = -1
         for piece_type in range(6):
-            candidates = mine & bb[side * 6 + piece_type]
+            candidates = mine & bb[piece_of(side, piece_type)]
             if candidates:
                 chosen = piece_type
                 break

@@ -23,6 +23,9 @@ from engine.attacks import (
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
 )
 from engine.bitboard import lsb
+from engine.codec import (
+    move_flag, move_from, move_to, piece_colour_of, piece_of, promotion_type,
+)
 from engine.eval import phase_weight, pst_eg, pst_mg
 from engine.zobrist import castle_key, ep_key, full_key, piece_key, side_key
 from engine.types import (
@@ -57,12 +60,13 @@ def castle_keep(T, sq):
 @jit
 def attackers_to(T, bb, sq, occ):
     """Pieces of both colours attacking sq, with sliders seeing through nothing but occ."""
-    bishops_queens = bb[BISHOP] | bb[QUEEN] | bb[6 + BISHOP] | bb[6 + QUEEN]
-    rooks_queens = bb[ROOK] | bb[QUEEN] | bb[6 + ROOK] | bb[6 + QUEEN]
-    return ((pawn_attacks(T, BLACK, sq) & bb[PAWN])
-            | (pawn_attacks(T, WHITE, sq) & bb[6 + PAWN])
-            | (knight_attacks(T, sq) & (bb[KNIGHT] | bb[6 + KNIGHT]))
-            | (king_attacks(T, sq) & (bb[KING] | bb[6 + KING]))
+    queens = bb[piece_of(WHITE, QUEEN)] | bb[piece_of(BLACK, QUEEN)]
+    bishops_queens = bb[piece_of(WHITE, BISHOP)] | bb[piece_of(BLACK, BISHOP)] | queens
+    rooks_queens = bb[piece_of(WHITE, ROOK)] | bb[piece_of(BLACK, ROOK)] | queens
+    return ((pawn_attacks(T, BLACK, sq) & bb[piece_of(WHITE, PAWN)])
+            | (pawn_attacks(T, WHITE, sq) & bb[piece_of(BLACK, PAWN)])
+            | (knight_attacks(T, sq) & (bb[piece_of(WHITE, KNIGHT)] | bb[piece_of(BLACK, KNIGHT)]))
+            | (king_attacks(T, sq) & (bb[piece_of(WHITE, KING)] | bb[piece_of(BLACK, KING)]))
             | (bishop_attacks(T, sq, occ) & bishops_queens)
             | (rook_attacks(T, sq, occ) & rooks_queens))
 
@@ -70,16 +74,16 @@ def attackers_to(T, bb, sq, occ):
 @jit
 def is_attacked(T, bb, sq, by, occ):
     """Whether colour `by` attacks sq given occupancy occ."""
-    base = by * 6
-    if pawn_attacks(T, by ^ 1, sq) & bb[base + PAWN]:
+    queens = bb[piece_of(by, QUEEN)]
+    if pawn_attacks(T, by ^ 1, sq) & bb[piece_of(by, PAWN)]:
         return True
-    if knight_attacks(T, sq) & bb[base + KNIGHT]:
+    if knight_attacks(T, sq) & bb[piece_of(by, KNIGHT)]:
         return True
-    if king_attacks(T, sq) & bb[base + KING]:
+    if king_attacks(T, sq) & bb[piece_of(by, KING)]:
         return True
-    if bishop_attacks(T, sq, occ) & (bb[base + BISHOP] | bb[base + QUEEN]):
+    if bishop_attacks(T, sq, occ) & (bb[piece_of(by, BISHOP)] | queens):
         return True
-    if rook_attacks(T, sq, occ) & (bb[base + ROOK] | bb[base + QUEEN]):
+    if rook_attacks(T, sq, occ) & (bb[piece_of(by, ROOK)] | queens):
         return True
     return False
 
@@ -96,7 +100,7 @@ def current_key(P):
 
 @jit
 def king_square(P, colour):
-    return lsb(P.bb[colour * 6 + KING])
+    return lsb(P.bb[piece_of(colour, KING)])
 
 
 @jit
@@ -119,7 +123,7 @@ def _toggle(P, piece, sq):
     """Add or remove a piece's bit on sq in its bitboard and its colour's occupancy."""
     bit = U1 << np.uint64(sq)
     P.bb[piece] ^= bit
-    P.bb[OCC + (1 if piece >= 6 else 0)] ^= bit
+    P.bb[OCC + piece_colour_of(piece)] ^= bit
 
 
 @jit
@@ -127,7 +131,7 @@ def _ep_target(T, bb, us, frm, to):
     """After our double push frm->to: the square passed over if an enemy pawn could take
     there (Polyglot's condition for hashing the en-passant file), else NO_SQUARE."""
     passed = (frm + to) >> 1
-    if pawn_attacks(T, us, passed) & bb[(us ^ 1) * 6 + PAWN]:
+    if pawn_attacks(T, us, passed) & bb[piece_of(us ^ 1, PAWN)]:
         return passed
     return NO_SQUARE
 
@@ -139,7 +143,7 @@ def _move_castling_rook(P, us, king_from, king_to, back):
         home, castled = king_from + 3, king_from + 1
     else:
         home, castled = king_from - 4, king_from - 1
-    rook = us * 6 + ROOK
+    rook = piece_of(us, ROOK)
     squares = (U1 << np.uint64(home)) | (U1 << np.uint64(castled))
     P.bb[rook] ^= squares
     P.bb[OCC + us] ^= squares
@@ -158,9 +162,9 @@ def make_move(P, T, move):
     nxt = P.st[ply + 1]
     us = cur[ST_SIDE]
     them = us ^ 1
-    frm = move & 63
-    to = (move >> 6) & 63
-    flag = move >> 12
+    frm = move_from(move)
+    to = move_to(move)
+    flag = move_flag(move)
     piece = np.int64(board[frm])
 
     key = P.keys[ply] ^ side_key(T)
@@ -197,14 +201,14 @@ def make_move(P, T, move):
     eg += pst_eg(T, piece, to) - pst_eg(T, piece, frm)
 
     # 3. Special moves.
-    if piece == us * 6 + PAWN:
+    if piece == piece_of(us, PAWN):
         halfmove = 0
         if flag == FLAG_DOUBLE:
             new_ep = _ep_target(T, bb, us, frm, to)
             if new_ep != NO_SQUARE:
                 key ^= ep_key(T, new_ep)
         elif flag >= FLAG_PROMO_KNIGHT:
-            promoted = us * 6 + (flag - 3)
+            promoted = piece_of(us, promotion_type(flag))
             _toggle(P, piece, to)
             _toggle(P, promoted, to)
             board[to] = promoted
@@ -213,7 +217,7 @@ def make_move(P, T, move):
             eg += pst_eg(T, promoted, to) - pst_eg(T, piece, to)
             phase += phase_weight(T, promoted)
     elif flag == FLAG_CASTLE:
-        rook = us * 6 + ROOK
+        rook = piece_of(us, ROOK)
         rook_from, rook_to = _move_castling_rook(P, us, frm, to, False)
         key ^= piece_key(T, rook, rook_from) ^ piece_key(T, rook, rook_to)
         mg += pst_mg(T, rook, rook_to) - pst_mg(T, rook, rook_from)
@@ -249,15 +253,15 @@ def unmake_move(P):
     move = row[ST_MOVE]
     captured = row[ST_CAPTURED]
     us = row[ST_SIDE] ^ 1
-    frm = move & 63
-    to = (move >> 6) & 63
-    flag = move >> 12
+    frm = move_from(move)
+    to = move_to(move)
+    flag = move_flag(move)
     moved = np.int64(board[to])
     to_bit = U1 << np.uint64(to)
     from_bit = U1 << np.uint64(frm)
 
     if flag >= FLAG_PROMO_KNIGHT:
-        pawn = us * 6 + PAWN
+        pawn = piece_of(us, PAWN)
         bb[moved] ^= to_bit
         bb[pawn] ^= from_bit
         board[frm] = pawn
@@ -346,7 +350,7 @@ def init_from_bitboards(P, T, side, castle, ep, halfmove, fullmove):
             mg += pst_mg(T, piece, sq)
             eg += pst_eg(T, piece, sq)
             phase += phase_weight(T, piece)
-    if ep != NO_SQUARE and not (pawn_attacks(T, side ^ 1, ep) & bb[side * 6 + PAWN]):
+    if ep != NO_SQUARE and not (pawn_attacks(T, side ^ 1, ep) & bb[piece_of(side, PAWN)]):
         ep = NO_SQUARE
     row = P.st[0]
     for field in range(ST_LEN):

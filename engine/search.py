@@ -30,6 +30,7 @@ import numpy as np
 
 from engine._jit import jit
 from engine.bitboard import popcount
+from engine.codec import move_is_promotion, piece_of
 from engine.eval import evaluate, evaluate_full
 from engine.movegen import generate_moves
 from engine.movepick import ORDER_KILLER, is_capture, pick_next, reward_quiet, score_moves, see_at_least
@@ -37,13 +38,12 @@ from engine.position import (
     current_key, in_check, make_move, make_null, repetitions, unmake_move, unmake_null,
 )
 from engine.tt import (
-    BIGALL, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_ENABLED, C_SAME_DEPTH, C_SCHEME, C_USE_BOUNDS,
-    C_USE_EXACT, C_USE_MOVE, C_USE_SCORE, S_CUT_EXACT, S_CUT_LOWER, S_CUT_UPPER,
-    S_TYPE1_CAUGHT, S_WINDOW, tt_probe, tt_store,
+    BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, tt_bound_eval, tt_enabled, tt_hit_weight, tt_lookup,
+    tt_note_type1, tt_store,
 )
 from engine.types import (
-    BISHOP, DRAW, FLAG_PROMO_KNIGHT, GEN_ALL, GEN_NOISY, INFINITE, KNIGHT, MATE, MATE_BOUND,
-    MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_SIDE,
+    BISHOP, BLACK, DRAW, GEN_ALL, GEN_NOISY, INFINITE, KNIGHT, MATE, MATE_BOUND,
+    MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_SIDE, WHITE,
 )
 
 SearchState = collections.namedtuple(
@@ -112,9 +112,11 @@ def new_search_state() -> SearchState:
 def insufficient_material(P):
     """Neither side can mate: bare kings, or a single minor piece against a bare king."""
     bb = P.bb
-    if bb[PAWN] | bb[6 + PAWN] | bb[ROOK] | bb[6 + ROOK] | bb[QUEEN] | bb[6 + QUEEN]:
-        return False
-    minors = popcount(bb[KNIGHT] | bb[6 + KNIGHT] | bb[BISHOP] | bb[6 + BISHOP])
+    for piece_type in (PAWN, ROOK, QUEEN):
+        if bb[piece_of(WHITE, piece_type)] | bb[piece_of(BLACK, piece_type)]:
+            return False
+    minors = popcount(bb[piece_of(WHITE, KNIGHT)] | bb[piece_of(BLACK, KNIGHT)]
+                      | bb[piece_of(WHITE, BISHOP)] | bb[piece_of(BLACK, BISHOP)])
     return minors <= 1
 
 
@@ -132,8 +134,8 @@ def is_draw(P):
 
 @jit
 def _has_pieces(P, side):
-    base = side * 6
-    return (P.bb[base + KNIGHT] | P.bb[base + BISHOP] | P.bb[base + ROOK] | P.bb[base + QUEEN]) != 0
+    return (P.bb[piece_of(side, KNIGHT)] | P.bb[piece_of(side, BISHOP)]
+            | P.bb[piece_of(side, ROOK)] | P.bb[piece_of(side, QUEEN)]) != 0
 
 
 @jit
@@ -153,13 +155,6 @@ def _count_node(S, ply):
         S.ctrl[K_SELDEPTH] = ply
     if S.ctrl[K_MAX_NODES] > 0 and S.ctrl[K_NODES] >= S.ctrl[K_MAX_NODES]:
         S.ctrl[K_STOP] = 1
-
-
-@jit
-def _table_hit_weight(tt, S, size):
-    """BIGALL: a retrieved position counts as the nodes its result cost (1 is counted)."""
-    if tt.conf[C_SCHEME] == BIGALL and size > 1:
-        S.ctrl[K_WEIGHTED] += size - 1
 
 
 @jit
@@ -199,19 +194,9 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
             return -(MATE - ply)
     else:
         stand_pat = static_eval(P, T, paper)
-        if tt.conf[C_ENABLED]:
+        if tt_enabled(tt):
             # Figure 2.7's Evaluate: a stored score replaces or bounds the evaluation.
-            found, tmove, tscore, tdepth, tbound, tsize = tt_probe(tt, current_key(P), ply)
-            if found:
-                if tt.conf[C_USE_MOVE]:
-                    tt_move = tmove
-                if tt.conf[C_USE_SCORE] and not (tt.conf[C_SAME_DEPTH] and tdepth != 0):
-                    if tbound == BOUND_EXACT and tt.conf[C_USE_EXACT]:
-                        stand_pat = tscore
-                    elif tbound == BOUND_UPPER and tt.conf[C_USE_BOUNDS] and stand_pat > tscore:
-                        stand_pat = tscore
-                    elif tbound == BOUND_LOWER and tt.conf[C_USE_BOUNDS] and stand_pat < tscore:
-                        stand_pat = tscore
+            tt_move, stand_pat = tt_bound_eval(tt, current_key(P), ply, stand_pat)
         if stand_pat >= beta:
             return stand_pat
         if stand_pat > alpha:
@@ -223,7 +208,7 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
     score_moves(P, S, S.moves, S.scores, start, end, 0, tt_move, ply, side, False)
     for i in range(start, end):
         move = pick_next(S.moves, S.scores, i, end)
-        if prune_losing and (move >> 12) < FLAG_PROMO_KNIGHT and not see_at_least(P, T, move, 0):
+        if prune_losing and not move_is_promotion(move) and not see_at_least(P, T, move, 0):
             continue  # a capture that loses material cannot raise a quiet position's score
         make_move(P, T, move)
         score = -quiesce(P, T, tt, S, -beta, -alpha, ply + 1)
@@ -271,35 +256,14 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
     # 1. Transposition table (Figure 2.7): an exact score returns, bounds move the window.
     tt_move = 0
     static = 0
-    use_table = tt.conf[C_ENABLED] != 0
+    use_table = tt_enabled(tt)
     known = False   # the table holds this position (with or without a move)
     if use_table:
-        found, tmove, tscore, tdepth, tbound, tsize = tt_probe(tt, key, ply)
-        if found:
-            known = True
-            if tt.conf[C_USE_MOVE]:
-                tt_move = tmove
-            deep_enough = tdepth == depth if tt.conf[C_SAME_DEPTH] else tdepth >= depth
-            if (tt.conf[C_USE_SCORE] and deep_enough and ply > 0 and (paper or not is_pv)
-                    and ((tbound == BOUND_EXACT and tt.conf[C_USE_EXACT])
-                         or (tbound != BOUND_EXACT and tt.conf[C_USE_BOUNDS]))):
-                if tbound == BOUND_EXACT:
-                    tt.stats[S_CUT_EXACT] += 1
-                    _table_hit_weight(tt, S, tsize)
-                    return tscore
-                narrowed = False
-                if tbound == BOUND_LOWER and tscore > alpha:
-                    alpha = tscore
-                    narrowed = True
-                elif tbound == BOUND_UPPER and tscore < beta:
-                    beta = tscore
-                    narrowed = True
-                if alpha >= beta:
-                    tt.stats[S_CUT_LOWER if tbound == BOUND_LOWER else S_CUT_UPPER] += 1
-                    _table_hit_weight(tt, S, tsize)
-                    return tscore
-                if narrowed:
-                    tt.stats[S_WINDOW] += 1
+        known, tt_move, cut, tscore, alpha, beta, tsize = tt_lookup(
+            tt, key, ply, depth, alpha, beta, ply > 0 and (paper or not is_pv))
+        if cut:
+            ctrl[K_WEIGHTED] += tt_hit_weight(tt, tsize)
+            return tscore
 
     side = P.st[P.meta[0], ST_SIDE]
     checked = in_check(P, T)
@@ -333,7 +297,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
     if end == start:
         return -(MATE - ply) if checked else DRAW
     if tt_move != 0 and not _move_in_list(S.moves, start, end, tt_move):
-        tt.stats[S_TYPE1_CAUGHT] += 1   # a wrong position's move: never play it
+        tt_note_type1(tt)   # a wrong position's move: never play it
         tt_move = 0
     pv_move = S.prev_pv[ply] if on_pv and ply < ctrl[K_PREV_PV_LEN] else 0
     score_moves(P, S, S.moves, S.scores, start, end, pv_move, tt_move, ply, side, not paper)
@@ -348,7 +312,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
     futile = prune_quiets and static + FUTILITY_MARGIN * depth <= alpha
     for i in range(start, end):
         move = pick_next(S.moves, S.scores, i, end)
-        quiet = not is_capture(P, move) and (move >> 12) < FLAG_PROMO_KNIGHT
+        quiet = not is_capture(P, move) and not move_is_promotion(move)
         plain_quiet = quiet and S.scores[i] < ORDER_KILLER   # not a PV, TT or killer move
         make_move(P, T, move)
         if (prune_quiets and plain_quiet and searched > 0
@@ -386,7 +350,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
 
     # 5. Learn and store.
     if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
-            and (best_move >> 12) < FLAG_PROMO_KNIGHT:
+            and not move_is_promotion(best_move):
         reward_quiet(S, ply, side, best_move, depth, not paper, not paper)
     if use_table:
         if best <= old_alpha:
@@ -425,7 +389,7 @@ def search_root(P, T, tt, S, depth, alpha, beta):
         ctrl[K_CURRMOVE] = move
         ctrl[K_CURRMOVE_NUMBER] = i + 1
         nodes_before = ctrl[K_NODES]
-        quiet = not is_capture(P, move) and (move >> 12) < FLAG_PROMO_KNIGHT
+        quiet = not is_capture(P, move) and not move_is_promotion(move)
         make_move(P, T, move)
         if i == 0:
             score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY,
@@ -457,9 +421,9 @@ def search_root(P, T, tt, S, depth, alpha, beta):
                     break
     if ctrl[K_STOP] == 0:
         if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
-                and (best_move >> 12) < FLAG_PROMO_KNIGHT:
+                and not move_is_promotion(best_move):
             reward_quiet(S, 0, side, best_move, depth, not paper, not paper)
-        if tt.conf[C_ENABLED]:
+        if tt_enabled(tt):
             bound = BOUND_UPPER if best <= old_alpha else (BOUND_LOWER if best >= beta else BOUND_EXACT)
             tt_store(tt, key, 0, best_move, best, depth, bound, ctrl[K_WEIGHTED] - weighted_start)
     if S.pv_len[0] == 0 and best_move != 0:

@@ -69,7 +69,7 @@ import collections
 import numpy as np
 
 from engine._jit import jit
-from engine.types import MATE_BOUND, U0, U1
+from engine.types import MATE_BOUND, U0
 
 TT = collections.namedtuple("TT", "slots conf stats")
 
@@ -126,49 +126,67 @@ S_LEN = 14
 DATA_SCORE_OFFSET = 32768
 UPDATE_DEPTH_SLACK = 2   # play rules: a bound this much shallower may still update an entry
 
+# Word 1 fields: (shift, mask). The layout table is in the module docstring; these are the
+# only shifts and masks of slot fields in the engine.
+MOVE_FIELD = (0, 0xFFFF)
+SCORE_FIELD = (16, 0xFFFF)      # score + DATA_SCORE_OFFSET, masked: cannot spill into depth
+DEPTH_FIELD = (32, 0xFF)
+BOUND_FIELD = (40, 3)
+GENERATION_FIELD = (42, 0xFF)
+USED_FIELD = (50, 1)
+
+
+@jit
+def _put(value, field):
+    return np.uint64(value & field[1]) << np.uint64(field[0])
+
+
+@jit
+def _get(data, field):
+    return np.int64((data >> np.uint64(field[0])) & np.uint64(field[1]))
+
 
 @jit
 def pack_data(move, score, depth, bound, generation, used):
     """Word 1 of a slot (layout in the module docstring)."""
-    return (np.uint64(move & 0xFFFF)
-            | (np.uint64((score + DATA_SCORE_OFFSET) & 0xFFFF) << np.uint64(16))
-            | (np.uint64(depth & 0xFF) << np.uint64(32))
-            | (np.uint64(bound & 3) << np.uint64(40))
-            | (np.uint64(generation & 0xFF) << np.uint64(42))
-            | (np.uint64(used & 1) << np.uint64(50)))
+    return (_put(move, MOVE_FIELD) | _put(score + DATA_SCORE_OFFSET, SCORE_FIELD)
+            | _put(depth, DEPTH_FIELD) | _put(bound, BOUND_FIELD)
+            | _put(generation, GENERATION_FIELD) | _put(used, USED_FIELD))
 
 
 @jit
 def unpack_data(data):
     """(move, score, depth, bound, generation, used) from word 1 of a slot."""
-    move = np.int64(data & np.uint64(0xFFFF))
-    score = np.int64((data >> np.uint64(16)) & np.uint64(0xFFFF)) - DATA_SCORE_OFFSET
-    depth = np.int64((data >> np.uint64(32)) & np.uint64(0xFF))
-    bound = np.int64((data >> np.uint64(40)) & np.uint64(3))
-    generation = np.int64((data >> np.uint64(42)) & np.uint64(0xFF))
-    used = np.int64((data >> np.uint64(50)) & U1)
-    return move, score, depth, bound, generation, used
+    return (_get(data, MOVE_FIELD), _get(data, SCORE_FIELD) - DATA_SCORE_OFFSET,
+            _get(data, DEPTH_FIELD), _get(data, BOUND_FIELD), _get(data, GENERATION_FIELD),
+            _get(data, USED_FIELD))
 
 
-# Field readers of word 1 (and word 2), for callers that need one field.
+# Field readers of word 1, for callers that need one field.
 @jit
 def _bound_of(data):
-    return np.int64((data >> np.uint64(40)) & np.uint64(3))
+    return _get(data, BOUND_FIELD)
 
 
 @jit
 def _depth_of(data):
-    return np.int64((data >> np.uint64(32)) & np.uint64(0xFF))
+    return _get(data, DEPTH_FIELD)
 
 
 @jit
 def _generation_of(data):
-    return np.int64((data >> np.uint64(42)) & np.uint64(0xFF))
+    return _get(data, GENERATION_FIELD)
 
 
 @jit
-def _move_of(data):
-    return np.int64(data & np.uint64(0xFFFF))
+def _used_of(data):
+    return _get(data, USED_FIELD)
+
+
+@jit
+def _with_move(data, move):
+    """Word 1 with its move field replaced."""
+    return (data & ~_put(MOVE_FIELD[1], MOVE_FIELD)) | _put(move, MOVE_FIELD)
 
 
 @jit
@@ -289,8 +307,7 @@ def _update(tt, at, key, move, score, depth, bound, size):
     if (tt.conf[C_PLAY_RULES] != 0 and bound != BOUND_EXACT and current
             and depth + UPDATE_DEPTH_SLACK < old_depth):
         if move != 0:   # the deeper result stays, but a new best move is fresher
-            old = tt.slots[at + 1]
-            tt.slots[at + 1] = (old & ~np.uint64(0xFFFF)) | np.uint64(move & 0xFFFF)
+            tt.slots[at + 1] = _with_move(tt.slots[at + 1], move)
         return False
     if move == 0:
         move = old_move
@@ -304,7 +321,7 @@ def _store_one_level(tt, at, key, move, score, depth, bound, size):
     scheme = tt.conf[C_SCHEME]
     data = tt.slots[at + 1]
     if scheme == ANCIENT:
-        replace = not ((data >> np.uint64(50)) & U1 and not _is_old(tt, data))
+        replace = not (_used_of(data) != 0 and not _is_old(tt, data))
     elif _is_stamped(tt, at) or scheme == NEW:
         replace = True
     elif scheme == OLD:
@@ -409,6 +426,89 @@ def tt_store(tt, key, ply, move, score, depth, bound, size):
         _store_age(tt, base, key, move, score, depth, bound, size)
     else:
         _store_one_level(tt, base, key, move, score, depth, bound, size)
+
+
+# -- what the search asks of the table (it reads no conf field and bumps no counter) ------
+@jit
+def tt_enabled(tt):
+    """False for the experiments' "no table" baseline: the search neither probes nor stores."""
+    return tt.conf[C_ENABLED] != 0
+
+
+@jit
+def tt_lookup(tt, key, ply, depth, alpha, beta, may_cut):
+    """Figure 2.7's retrieval at a full-width node, under the experiment switches of 2.7.2.
+
+    Returns (found, move, cut, score, alpha, beta, size): `move` is the stored move to try
+    first (0 if none or unused); `cut` means return `score` now (an exact score, or a bound
+    that closed the window); otherwise search with the (possibly narrowed) alpha, beta.
+    `may_cut` is the search's own condition for using a score here (not at the root, ...).
+    The cut-off and window counters are bumped here."""
+    found, move, score, stored_depth, bound, size = tt_probe(tt, key, ply)
+    if not found:
+        return False, np.int64(0), False, np.int64(0), alpha, beta, np.int64(0)
+    if tt.conf[C_USE_MOVE] == 0:
+        move = np.int64(0)
+    if tt.conf[C_SAME_DEPTH] != 0:
+        deep_enough = stored_depth == depth
+    else:
+        deep_enough = stored_depth >= depth
+    usable = tt.conf[C_USE_EXACT] != 0 if bound == BOUND_EXACT else tt.conf[C_USE_BOUNDS] != 0
+    if not (tt.conf[C_USE_SCORE] != 0 and deep_enough and may_cut and usable):
+        return True, move, False, score, alpha, beta, size
+    if bound == BOUND_EXACT:
+        tt.stats[S_CUT_EXACT] += 1
+        return True, move, True, score, alpha, beta, size
+    narrowed = False
+    if bound == BOUND_LOWER and score > alpha:
+        alpha = score
+        narrowed = True
+    elif bound == BOUND_UPPER and score < beta:
+        beta = score
+        narrowed = True
+    if alpha >= beta:
+        if bound == BOUND_LOWER:
+            tt.stats[S_CUT_LOWER] += 1
+        else:
+            tt.stats[S_CUT_UPPER] += 1
+        return True, move, True, score, alpha, beta, size
+    if narrowed:
+        tt.stats[S_WINDOW] += 1
+    return True, move, False, score, alpha, beta, size
+
+
+@jit
+def tt_bound_eval(tt, key, ply, stand_pat):
+    """Figure 2.7's Evaluate at a quiescence node: a stored score replaces (exact) or bounds
+    the static evaluation. Returns (move, stand_pat)."""
+    found, move, score, stored_depth, bound, _ = tt_probe(tt, key, ply)
+    if not found:
+        return np.int64(0), stand_pat
+    if tt.conf[C_USE_MOVE] == 0:
+        move = np.int64(0)
+    if tt.conf[C_USE_SCORE] != 0 and not (tt.conf[C_SAME_DEPTH] != 0 and stored_depth != 0):
+        if bound == BOUND_EXACT and tt.conf[C_USE_EXACT] != 0:
+            stand_pat = score
+        elif bound == BOUND_UPPER and tt.conf[C_USE_BOUNDS] != 0 and stand_pat > score:
+            stand_pat = score
+        elif bound == BOUND_LOWER and tt.conf[C_USE_BOUNDS] != 0 and stand_pat < score:
+            stand_pat = score
+    return move, stand_pat
+
+
+@jit
+def tt_hit_weight(tt, size):
+    """Nodes a retrieved position adds to the subtree count beyond the one node it is:
+    BIGALL counts what its result cost (`size`), the other schemes nothing."""
+    if tt.conf[C_SCHEME] == BIGALL and size > 1:
+        return size - 1
+    return np.int64(0)
+
+
+@jit
+def tt_note_type1(tt):
+    """The search refused a stored move that is not legal here (a type-1 error caught)."""
+    tt.stats[S_TYPE1_CAUGHT] += 1
 
 
 @jit

@@ -21,7 +21,7 @@ ROOK = 3
 QUEEN = 4
 KING = 5
 
-# A piece is colour * 6 + type; the mailbox holds EMPTY where there is none.
+# A piece is colour * 6 + type (engine/codec.py); the mailbox holds EMPTY where there is none.
 EMPTY = 12
 # Bitboard array: 0..11 one per piece, then the occupancy of each colour.
 OCC = 12          # bb[OCC + colour]
@@ -41,19 +41,7 @@ RANK_6 = np.uint64(0xFF0000000000)
 RANK_7 = np.uint64(0xFF000000000000)
 RANK_8 = np.uint64(0xFF00000000000000)
 
-# ---------------------------------------------------------------------------------------
-# Move layout (16 bits, stored in int32 buffers); pack/unpack in engine.movegen.
-#
-#   bits  0..5   from square
-#   bits  6..11  to square (castling: the king's destination, e1g1 style)
-#   bits 12..15  flag:
-#                  0 NORMAL      quiet move or capture (the mailbox tells which)
-#                  1 DOUBLE      pawn double push
-#                  2 CASTLE      castling (king move of two squares)
-#                  3 EN_PASSANT  en-passant capture
-#                  4..7 PROMO    promotion to knight, bishop, rook, queen (flag - 3 = type)
-#   0 is "no move" (a1a1 never occurs as a move).
-# ---------------------------------------------------------------------------------------
+# Move flags (bits 12..15 of a move); the layout table and codec are in engine/codec.py.
 FLAG_NORMAL = 0
 FLAG_DOUBLE = 1
 FLAG_CASTLE = 2

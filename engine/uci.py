@@ -40,7 +40,7 @@ def parse_go(args):
     """(GoParams, notes) from the tokens after `go`. A `go` is never refused: a missing or
     malformed value, an unknown token or a value that makes no sense is ignored or clamped,
     and each such repair is described in `notes` (sent as `info string` lines)."""
-    from engine.engine import GoParams
+    from engine.facade import GoParams
 
     params = GoParams()
     notes = []
@@ -131,7 +131,7 @@ class UciLoop:
     # -- plumbing ----------------------------------------------------------------------
     def _load(self):
         try:
-            from engine.engine import Engine
+            from engine.facade import Engine
             engine = Engine(send=self.send)
             engine.warm_up()   # load every kernel a search needs before `readyok`
             self._engine = engine
@@ -285,7 +285,7 @@ class UciLoop:
         else:
             self.info("position needs 'startpos' or 'fen <FEN>' before 'moves'")
             return
-        from engine.engine import PositionError
+        from engine.facade import PositionError
         try:
             self.engine.set_position(fen, moves)
         except PositionError as exc:

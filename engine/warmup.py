@@ -4,7 +4,7 @@
 def warm_all():
     from engine.bench import run_bench
     from engine.board import Board
-    from engine.engine import Engine
+    from engine.facade import Engine
     from engine import position, tt
 
     board = Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")

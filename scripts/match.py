@@ -29,7 +29,7 @@ import click
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from engine.suites import DATA_DIR  # noqa: E402  (data/, or $TWOBIG_DATA)
+from lab.suites import DATA_DIR  # noqa: E402  (data/, or $TWOBIG_DATA)
 
 BOOKS = DATA_DIR / "books"
 

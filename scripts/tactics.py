@@ -11,7 +11,7 @@ import click
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.tactics import run_suite  # noqa: E402
+from lab.tactics import run_suite  # noqa: E402
 
 
 @click.command()

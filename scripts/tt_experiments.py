@@ -22,7 +22,7 @@ import click
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.experiments import RunConfig  # noqa: E402
+from lab.experiments import RunConfig  # noqa: E402
 
 SCHEMES = ["DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TwoDEEP", "TwoBig1"]
 FIELDS = ["experiment", "test_set", "scheme", "positions_k", "stamping", "use", "key_bits",
@@ -106,7 +106,7 @@ def execute(job):
     experiment, cfg, depths = job
     start = time.perf_counter()
     config = RunConfig(depth=max(depths), **cfg)
-    from engine.experiments import run_config
+    from lab.experiments import run_config
     results = run_config(config, depths)
     seconds = time.perf_counter() - start
     rows = []
@@ -151,7 +151,7 @@ def main(quick, jobs, max_depth, out, report_only):
                         writer.writerow(dict(row, commit=commit))
                     handle.flush()
             click.echo(f"wall time {time.perf_counter() - started:.0f} s with {jobs} workers")
-    from engine.experiments_report import write_report
+    from lab.experiments_report import write_report
     write_report(existing_rows(csv_path), out_dir, quick)
     click.echo(f"report: {out_dir / 'README.md'}")
 

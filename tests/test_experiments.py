@@ -1,7 +1,7 @@
 """The thesis' test sets and the experiment runner."""
 import math
 
-from engine import experiments as X
+from lab import experiments as X
 
 
 def test_middle_game_set_is_the_thesis_set():

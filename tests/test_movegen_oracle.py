@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.board import Board, move_to_uci
-from engine.suites import load_perft_suites
+from lab.suites import load_perft_suites
 from engine.eval import scratch_sums
 from engine.types import ST_EG, ST_MG, ST_PHASE
 

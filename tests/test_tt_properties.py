@@ -9,7 +9,7 @@ says so: which slot goes when time-stamped and current positions share a two-lev
 ("unconditionally overwritten", before any current one; of two old ones the less important),
 and how an update of a position already stored keeps the levels ordered.
 """
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pytest

@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.uci import GO_INT_PARAMS, UciLoop, parse_go
-from tests.uci_pipe import UciPipe
 
 WORDS = ["go", "stop", "ponderhit", "isready", "setoption", "name", "value", "Hash", "MultiPV",
          "Clear", "depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo",

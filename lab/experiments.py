@@ -17,7 +17,7 @@ import math
 from pathlib import Path
 from typing import Dict, List, NamedTuple
 
-from engine.suites import DATA_DIR
+from lab.suites import DATA_DIR
 
 MATERIAL = {1: 1.0, 2: 3.25, 3: 3.25, 4: 5.0, 5: 9.0}   # python-chess piece types
 PHASE_LIMIT = 18.0
@@ -95,7 +95,7 @@ def endgame_positions(path=ENDGAME_PGN, target=ENDGAME_TARGET) -> List[TestPosit
 def write_endgame_epd(path=ENDGAME_EPD) -> List[TestPosition]:
     positions = endgame_positions()
     path.parent.mkdir(parents=True, exist_ok=True)
-    lines = ["# TwoBig endgame test set: engine.experiments.endgame_positions() on",
+    lines = ["# TwoBig endgame test set: lab.experiments.endgame_positions() on",
              "# data/pgn/Kasparov_1994.pgn - White to move, a side below 18 points",
              "# (P=1, N=B=3.25, R=5, Q=9); all such positions of whole games, in file",
              "# order, until at least 100. Clocks are not kept (EPD)."]
