@@ -59,18 +59,16 @@ def run_bench(depth: int = BENCH_DEPTH, hash_mb: int = BENCH_HASH_MB, profile: s
               echo: Optional[Callable[[str], None]] = print):
     """Search every bench position; returns (total nodes, seconds)."""
     from engine.board import Board, move_to_uci
-    from engine.driver import Limits, Searcher
-    from engine.search import PROFILES
-    from engine.tt import new_table
+    from engine.driver import Limits
+    from engine.session import Session
 
-    searcher = Searcher()
-    searcher.profile = PROFILES[profile]
+    session = Session(profile=profile, hash_mb=hash_mb)
     total, seconds = 0, 0.0
     for number, fen in enumerate(BENCH_FENS, 1):
         board = Board(fen)
-        table = new_table(mb=hash_mb)
+        session.new_table()
         start = time.perf_counter()
-        result = searcher.run(board, table, Limits(depth=depth))
+        result = session.search(board, Limits(depth=depth))
         seconds += time.perf_counter() - start
         total += result.nodes
         if echo:

@@ -58,19 +58,17 @@ def perft(depth, fen, divide, no_bulk):
 def search(fen, depth, movetime, hash_mb, profile, scheme):
     """Search one position and print each iteration, then the best move."""
     from engine.board import Board, FenError, move_to_uci
-    from engine.driver import Limits, Searcher
-    from engine.search import PROFILES
-    from engine.tt import new_table, scheme_index, stats_dict
+    from engine.driver import Limits
+    from engine.session import Session
+    from engine.tt import scheme_index, stats_dict
     try:
         board = Board(fen) if fen else Board()
-        table = new_table(mb=hash_mb, scheme=scheme_index(scheme))
+        session = Session(profile=profile, hash_mb=hash_mb, scheme=scheme_index(scheme))
     except (FenError, ValueError) as exc:
         raise click.BadParameter(str(exc))
     if depth is None and movetime is None:
         depth = 10
     seconds = movetime / 1000 if movetime else None
-    searcher = Searcher()
-    searcher.profile = PROFILES[profile]
 
     def show(it):
         score = f"mate {it.mate_in}" if it.mate_in is not None else f"{it.score / 100:+.2f}"
@@ -79,11 +77,11 @@ def search(fen, depth, movetime, hash_mb, profile, scheme):
         click.echo(f"depth {it.depth:>2}/{it.seldepth:<2} score {score}{bound:<5} "
                    f"nodes {it.nodes:>10,} time {it.seconds:7.2f}s  {pv}")
 
-    result = searcher.run(board, table, Limits(depth=depth, soft_time=seconds,
-                                               hard_time=seconds), show)
+    result = session.search(board, Limits(depth=depth, soft_time=seconds, hard_time=seconds),
+                            show)
     click.echo(f"best move: {move_to_uci(result.best_move)}   "
                f"({result.nodes:,} nodes, {result.nodes / max(result.seconds, 1e-9):,.0f} nodes/s)")
-    stats = stats_dict(table)
+    stats = stats_dict(session.table)
     click.echo("table: " + ", ".join(f"{k} {v}" for k, v in stats.items()))
 
 

@@ -14,10 +14,10 @@ import numpy as np
 
 from engine import tt as ttmod
 from engine.board import Board, FenError, PIECE_LETTERS, SQUARE_NAMES, STARTING_FEN, move_to_uci
-from engine.driver import Iteration, Limits, Searcher
+from engine.driver import Iteration, Limits
+from engine.session import Session
 from engine.eval import TERM_NAMES, evaluate_full_white, evaluate_white, scratch_sums, side_terms
 from engine.options import OPTIONS
-from engine.search import PROFILES
 from engine.timeman import budgets
 from engine.types import EMPTY, ST_EG, ST_MG, ST_PHASE, WHITE
 
@@ -60,8 +60,8 @@ class Engine:
         self.send = send
         self.options = {option.name: option.default for option in OPTIONS}
         self.board = Board()
-        self.tt = ttmod.new_table(mb=self.options["Hash"], scheme=ttmod.DEFAULT_SCHEME)
-        self.searcher = Searcher()
+        self.session = Session(hash_mb=self.options["Hash"])
+        self.searcher = self.session.searcher
         self._thread: Optional[threading.Thread] = None
         self._release = threading.Event()     # set by stop/ponderhit: bestmove may go out
         self._waiting = False                 # infinite/ponder: bestmove only after release
@@ -90,7 +90,7 @@ class Engine:
     def new_game(self) -> None:
         self.wait()
         self.board = Board()
-        self.tt = ttmod.clear_table(self.tt)
+        self.session.new_table()
 
     # -- options -----------------------------------------------------------------------
     def set_option(self, name: str, value) -> None:
@@ -104,17 +104,17 @@ class Engine:
 
     def _apply_option(self, name: str, value) -> None:
         if name == "Clear Hash":
-            self.tt = ttmod.clear_table(self.tt)
+            self.session.new_table()
             return
         self.options[name] = value
         if name in ("Hash", "TT Scheme"):
             scheme = ttmod.scheme_index(self.options["TT Scheme"])
-            self.tt = ttmod.new_table(mb=self.options["Hash"], scheme=scheme,
-                                      aging=self.options["TT Aging"])
+            self.session.resize(self.options["Hash"], scheme=scheme,
+                                aging=self.options["TT Aging"])
         elif name == "TT Aging":
-            self.tt.conf[ttmod.C_AGING] = 1 if value else 0
+            self.session.set_aging(value)
         elif name == "Search Profile":
-            self.searcher.profile = PROFILES[value]
+            self.session.profile = value
 
     # -- searching -----------------------------------------------------------------------
     @property
@@ -185,7 +185,7 @@ class Engine:
                 monitor = threading.Thread(target=self._currmove_monitor, args=(done,),
                                            daemon=True)
                 monitor.start()
-                result = self.searcher.run(board, self.tt, limits,
+                result = self.session.search(board, limits,
                                            lambda it: self.send(format_info(it)))
                 best, ponder = result.best_move, result.ponder_move
         except Exception as exc:   # never lose the bestmove line
@@ -243,8 +243,7 @@ class Engine:
 
     def warm_up(self) -> None:
         """Load (or compile) every kernel a search uses, on a scratch table."""
-        table = ttmod.new_table(positions=1024)
-        self.searcher.run(Board(), table, Limits(depth=2))
+        Session(positions=1024).search(Board(), Limits(depth=2))
         self.board.perft(2)
 
     def wait(self, timeout: Optional[float] = None) -> None:

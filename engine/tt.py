@@ -574,6 +574,29 @@ def new_table(mb: float = None, positions: int = None, scheme: int = DEFAULT_SCH
     return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64))
 
 
+# The thesis' 2.7.2 experiments: which parts of an entry the search may use.
+TABLE_USES = {            # (enabled, use move, use score, exact scores, bound scores)
+    "none": (0, 0, 0, 0, 0),
+    "move": (1, 1, 0, 0, 0),
+    "score": (1, 0, 1, 1, 1),
+    "exact": (1, 0, 1, 1, 0),
+    "bounds": (1, 0, 1, 0, 1),
+    "full": (1, 1, 1, 1, 1),
+}
+
+
+def set_table_use(tt: TT, use: str = "full") -> None:
+    """What the search may use of an entry: one of TABLE_USES ("none": no table at all)."""
+    enabled, move, score, exact, bounds = TABLE_USES[use]
+    tt.conf[C_ENABLED], tt.conf[C_USE_MOVE], tt.conf[C_USE_SCORE] = enabled, move, score
+    tt.conf[C_USE_EXACT], tt.conf[C_USE_BOUNDS] = exact, bounds
+
+
+def table_entries(tt: TT) -> int:
+    """Positions the table can hold (buckets x slots per bucket)."""
+    return int(tt.conf[C_BUCKETS] * tt.conf[C_WAYS])
+
+
 def set_store_rules(tt: TT, play: bool) -> None:
     """Choose the store rules (module docstring): the play profile's, or the thesis'."""
     tt.conf[C_PLAY_RULES] = 1 if play else 0

@@ -126,16 +126,6 @@ class RunConfig(NamedTuple):
     key_bits: int = 64
 
 
-USE_CONFIGS = {               # (enabled, use move, use score, exact scores, bound scores)
-    "none": (0, 0, 0, 0, 0),
-    "move": (1, 1, 0, 0, 0),
-    "score": (1, 0, 1, 1, 1),
-    "exact": (1, 0, 1, 1, 0),
-    "bounds": (1, 0, 1, 0, 1),
-    "full": (1, 1, 1, 1, 1),
-}
-
-
 def positions_for(test_set: str) -> List[TestPosition]:
     if test_set == "middle":
         return middle_game_positions()
@@ -163,22 +153,13 @@ def run_config(config: RunConfig, depths: List[int]) -> Dict[int, Dict[str, floa
     one position to the next, so each depth is a separate pass over the set."""
     from engine import tt as ttmod
     from engine.board import Board
-    from engine.driver import Limits, Searcher
-    from engine.search import K_QNODES, PROFILE_PAPER
+    from engine.driver import Limits
+    from engine.session import Session
 
-    scheme = ttmod.scheme_index(config.scheme)
-    searcher = Searcher()
-    searcher.profile = PROFILE_PAPER
+    session = Session(profile="paper", positions=config.positions_k * 1024,
+                      scheme=ttmod.scheme_index(config.scheme), aging=config.stamping,
+                      key_bits=config.key_bits, use=config.use)
     positions = positions_for(config.test_set)
-
-    def fresh():
-        table = ttmod.new_table(positions=config.positions_k * 1024, scheme=scheme,
-                                aging=config.stamping, key_bits=config.key_bits)
-        enabled, move, score, exact, bounds = USE_CONFIGS[config.use]
-        conf = table.conf
-        conf[ttmod.C_ENABLED], conf[ttmod.C_USE_MOVE], conf[ttmod.C_USE_SCORE] = enabled, move, score
-        conf[ttmod.C_USE_EXACT], conf[ttmod.C_USE_BOUNDS] = exact, bounds
-        return table
 
     passes = [[d] for d in depths] if config.stamping else [sorted(depths)]
     rows: Dict[int, Dict[str, float]] = {}
@@ -186,17 +167,18 @@ def run_config(config: RunConfig, depths: List[int]) -> Dict[int, Dict[str, floa
         deepest = max(pass_depths)
         totals = {d: dict(nodes=0, positions=0) for d in pass_depths}
         counters = dict(qnodes=0, filled=0)
-        table = fresh()
+        session.new_table()
         for position in positions:
             if not config.stamping:
-                table = fresh()
-            result = searcher.run(Board(position.fen), table, Limits(depth=deepest))
+                session.new_table()
+            table = session.table
+            result = session.search(Board(position.fen), Limits(depth=deepest))
             completed = {it.depth: it.nodes for it in result.iterations
                          if it.bound is None and it.multipv == 1}
             for d in pass_depths:
                 totals[d]["nodes"] += completed.get(d, result.nodes)
                 totals[d]["positions"] += 1
-            counters["qnodes"] += int(searcher.S.ctrl[K_QNODES])
+            counters["qnodes"] += session.qnodes
             stats = ttmod.stats_dict(table)
             for name, value in stats.items():
                 counters[name] = counters.get(name, 0) + value
@@ -204,12 +186,12 @@ def run_config(config: RunConfig, depths: List[int]) -> Dict[int, Dict[str, floa
                 filled = int(ttmod.tt_count_filled(table))
                 counters["filled"] += filled
                 # Equation 2.2 for this search: M = non-empty entries + collisions.
-                entries = int(table.conf[ttmod.C_BUCKETS] * table.conf[ttmod.C_WAYS])
+                entries = ttmod.table_entries(table)
                 counters["expected_collisions"] = counters.get("expected_collisions", 0.0) + \
                     feldmann_expected(filled + stats["collisions"], entries)
         if config.stamping:
-            counters["filled"] = int(ttmod.tt_count_filled(table))
-        counters["entries"] = int(table.conf[ttmod.C_BUCKETS] * table.conf[ttmod.C_WAYS])
+            counters["filled"] = int(ttmod.tt_count_filled(session.table))
+        counters["entries"] = ttmod.table_entries(session.table)
         totals[deepest].update(counters)
         rows.update(totals)
     return rows

@@ -33,15 +33,12 @@ def run_suite(path, movetime_ms: int = 1000, hash_mb: int = 64, profile: str = "
               limit: Optional[int] = None,
               on_result: Callable[[TacticResult], None] = None) -> List[TacticResult]:
     from engine.board import Board, move_to_uci
-    from engine.driver import Limits, Searcher
-    from engine.search import PROFILES
-    from engine.tt import new_table
+    from engine.driver import Limits
+    from engine.session import Session
     import chess
 
-    searcher = Searcher()
-    searcher.profile = PROFILES[profile]
-    table = new_table(mb=hash_mb)
-    searcher.run(Board(), new_table(positions=1024), Limits(depth=2))  # load the kernels
+    Session(profile=profile, positions=1024).search(Board(), Limits(depth=2))  # load the kernels
+    session = Session(profile=profile, hash_mb=hash_mb)
     results = []
     for index, (oracle, ops) in enumerate(load_epd(path)):
         if limit is not None and index >= limit:
@@ -49,7 +46,7 @@ def run_suite(path, movetime_ms: int = 1000, hash_mb: int = 64, profile: str = "
         board = Board(oracle.fen())
         seconds = movetime_ms / 1000.0
         start = time.perf_counter()
-        result = searcher.run(board, table, Limits(soft_time=seconds, hard_time=seconds))
+        result = session.search(board, Limits(soft_time=seconds, hard_time=seconds))
         elapsed = time.perf_counter() - start
         move = chess.Move.from_uci(move_to_uci(result.best_move))
         best = ops.get("bm") or []

@@ -61,19 +61,17 @@ def main(sizes, ops, depth):
 
     from engine.bench import BENCH_FENS
     from engine.board import Board
-    from engine.driver import Limits, Searcher
-    from engine.search import PROFILE_PAPER, PROFILE_PLAY
+    from engine.driver import Limits
+    from engine.session import Session
     click.echo(f"\nnodes on the {len(BENCH_FENS)} bench positions at depth {depth}:")
-    for profile, label in ((PROFILE_PLAY, "play"), (PROFILE_PAPER, "paper")):
-        searcher = Searcher()
-        searcher.profile = profile
+    for label in ("play", "paper"):
         totals = []
-        for enabled in (1, 0):
+        for use in ("full", "none"):
+            session = Session(profile=label, hash_mb=64, use=use)
             total = 0
             for fen in BENCH_FENS:
-                table = T.new_table(mb=64)
-                table.conf[T.C_ENABLED] = enabled
-                total += searcher.run(Board(fen), table, Limits(depth=depth)).nodes
+                session.new_table()
+                total += session.search(Board(fen), Limits(depth=depth)).nodes
             totals.append(total)
         click.echo(f"  {label}: with table {totals[0]:,}, without {totals[1]:,} "
                    f"({(totals[0] - totals[1]) / totals[1]:+.1%})")

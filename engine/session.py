@@ -1,0 +1,78 @@
+"""One way to start a search: a profile and a table in, `Result`s out.
+
+The facade, the command line, bench, the lab's experiments and tactics runner and the
+benchmark scripts all search through a Session, so the searcher, the table and the profile
+are wired together in this one place.
+
+    session = Session(profile="paper", positions=64 * 1024, scheme=TWOBIG1, aging=True)
+    result = session.search(Board(fen), Limits(depth=7))
+"""
+from typing import Callable, Optional
+
+from engine import tt as ttmod
+from engine.driver import Iteration, Limits, Result, Searcher
+from engine.search import K_QNODES, PROFILES
+
+
+class Session:
+    """A searcher with its profile and its transposition table.
+
+    The table is sized by `hash_mb` (UCI Hash) or `positions` (the thesis' experiments);
+    `use` is one of engine.tt.TABLE_USES ("none" searches without a table)."""
+
+    def __init__(self, profile: str = "play", hash_mb: Optional[float] = None,
+                 positions: Optional[int] = None, scheme: int = ttmod.DEFAULT_SCHEME,
+                 aging: bool = True, key_bits: int = 64, use: str = "full"):
+        if hash_mb is None and positions is None:
+            hash_mb = 16
+        self.searcher = Searcher()
+        self.profile = profile
+        self._table_args = dict(mb=hash_mb, positions=positions, scheme=scheme, aging=aging,
+                                key_bits=key_bits)
+        self._use = use
+        self.table = None
+        self.new_table()
+
+    @property
+    def profile(self) -> str:
+        return self._profile
+
+    @profile.setter
+    def profile(self, name: str) -> None:
+        if name not in PROFILES:
+            raise ValueError(f"unknown search profile {name!r}; one of {', '.join(PROFILES)}")
+        self._profile = name
+        self.searcher.profile = PROFILES[name]
+
+    def new_table(self) -> None:
+        """A fresh, empty table of the same configuration."""
+        self.table = ttmod.new_table(**self._table_args)
+        ttmod.set_table_use(self.table, self._use)
+
+    def resize(self, hash_mb: float, scheme: Optional[int] = None,
+               aging: Optional[bool] = None) -> None:
+        """A new table of `hash_mb` MB (and optionally another scheme or time stamping)."""
+        self._table_args.update(mb=hash_mb, positions=None)
+        if scheme is not None:
+            self._table_args["scheme"] = scheme
+        if aging is not None:
+            self._table_args["aging"] = aging
+        self.new_table()
+
+    def set_aging(self, aging: bool) -> None:
+        self._table_args["aging"] = aging
+        self.table.conf[ttmod.C_AGING] = 1 if aging else 0
+
+    def search(self, board, limits: Limits,
+               on_iteration: Callable[[Iteration], None] = None,
+               new_generation: bool = True) -> Result:
+        """Search `board` (restored on return) within `limits` on this session's table."""
+        return self.searcher.run(board, self.table, limits, on_iteration, new_generation)
+
+    def stop(self) -> None:
+        self.searcher.stop()
+
+    @property
+    def qnodes(self) -> int:
+        """Quiescence nodes of the last search."""
+        return int(self.searcher.S.ctrl[K_QNODES])
