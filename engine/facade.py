@@ -1,19 +1,20 @@
 """The facade between the protocol loop and the jitted core (Stockfish's `engine` split).
 
-It owns the position, the transposition table, the searcher and the option values, runs
-each search on a worker thread, and reports through a `send(line)` callable. The protocol
-loop (engine.uci) only parses lines and calls these methods.
+It owns the position, the search session (table, searcher, profile) and the option values,
+runs each search on a worker thread, and reports data to a `Listener`: iterations, the
+current move, the best move and plain-text notes. It writes no protocol text; the protocol
+loop (engine.uci) parses lines, calls these methods and turns what they report into UCI.
 """
 import threading
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Sequence
+from typing import List, Optional, Sequence
 
 import numpy as np
 
 from engine import tt as ttmod
-from engine.board import Board, FenError, PIECE_LETTERS, SQUARE_NAMES, STARTING_FEN, move_to_uci
+from engine.board import Board, FenError, PIECE_LETTERS, SQUARE_NAMES, STARTING_FEN
 from engine.driver import Iteration, Limits
 from engine.session import Session
 from engine.eval import TERM_NAMES, evaluate_full_white, evaluate_white, scratch_sums, side_terms
@@ -44,20 +45,49 @@ class GoParams:
     searchmoves: Optional[List[str]] = None
 
 
-def format_info(it: Iteration) -> str:
-    score = f"mate {it.mate_in}" if it.mate_in is not None else f"cp {it.score}"
-    if it.bound:
-        score += " " + it.bound
-    ms = int(it.seconds * 1000)
-    nps = int(it.nodes / max(it.seconds, 1e-3))
-    pv = " ".join(move_to_uci(m) for m in it.pv)
-    return (f"info depth {it.depth} seldepth {it.seldepth} multipv {it.multipv} score {score} "
-            f"nodes {it.nodes} nps {nps} hashfull {it.hashfull} tbhits 0 time {ms} pv {pv}")
+class Listener:
+    """What the facade reports while it works (every method may be called from the search
+    thread). The defaults drop everything; engine.uci turns each call into protocol text."""
+
+    def iteration(self, it: Iteration) -> None:
+        """A finished (or failed-high / failed-low) iteration of the running search."""
+
+    def current_move(self, move: int, number: int, nodes: int) -> None:
+        """The root move being searched, after the first second of a search."""
+
+    def best_move(self, move: int, ponder: int) -> None:
+        """The search's answer (0: no legal move; ponder 0: none). Exactly one per `go`."""
+
+    def note(self, text: str) -> None:
+        """A plain-text remark for the user (a repaired request, a deferred option...)."""
+
+
+@dataclass
+class BoardView:
+    """What `d` shows: the mailbox (piece letters, '' for empty, a1 first), FEN, Polyglot key,
+    and the squares of the pieces giving check."""
+    letters: List[str]
+    fen: str
+    key: int
+    checkers: List[str]
+
+
+@dataclass
+class EvalView:
+    """What `eval` shows, in centipawns from white's view unless said."""
+    mg: int
+    eg: int
+    phase: int
+    paper: int
+    full: int
+    side_to_move: str
+    terms: List[tuple]          # (name, white mg, white eg, black mg, black eg)
+    recount_matches: bool       # the incremental sums equal a recount from scratch
 
 
 class Engine:
-    def __init__(self, send: Callable[[str], None] = print):
-        self.send = send
+    def __init__(self, listener: Optional[Listener] = None):
+        self.listener = listener or Listener()
         self.options = {option.name: option.default for option in OPTIONS}
         self.board = Board()
         self.session = Session(hash_mb=self.options["Hash"])
@@ -98,7 +128,7 @@ class Engine:
         with self._lock:
             if self.searching:
                 self._pending.append((name, value))
-                self.send(f"info string {name} will be applied after this search")
+                self.listener.note(f"{name} will be applied after this search")
                 return
             self._apply_option(name, value)
 
@@ -128,7 +158,7 @@ class Engine:
         arrived = time.perf_counter()   # the GUI's clock runs from here
         if self._thread is not None and self._thread.is_alive():
             if not (self._limits is not None and self._limits.stop_requested):
-                self.send("info string a search is still running; stopped for the new 'go'")
+                self.listener.note("a search is still running; stopped for the new 'go'")
             self.wait()
         board = self.board.copy()
         searchmoves = None
@@ -138,7 +168,7 @@ class Engine:
                 try:
                     searchmoves.append(board.parse_uci(text))
                 except ValueError:
-                    self.send(f"info string searchmoves: {text!r} is not legal here, ignored")
+                    self.listener.note(f"searchmoves: {text!r} is not legal here, ignored")
             searchmoves = searchmoves or None
         white = board.turn == WHITE
         overhead = self.options["Move Overhead"]
@@ -168,7 +198,7 @@ class Engine:
         except IndexError:
             return 0
         except OSError as exc:
-            self.send(f"info string cannot read BookFile: {exc}")
+            self.listener.note(f"cannot read BookFile: {exc}")
             return 0
         try:
             return board.parse_uci(entry.move.uci())
@@ -185,11 +215,10 @@ class Engine:
                 monitor = threading.Thread(target=self._currmove_monitor, args=(done,),
                                            daemon=True)
                 monitor.start()
-                result = self.session.search(board, limits,
-                                           lambda it: self.send(format_info(it)))
+                result = self.session.search(board, limits, self.listener.iteration)
                 best, ponder = result.best_move, result.ponder_move
         except Exception as exc:   # never lose the bestmove line
-            self.send(f"info string search failed: {exc!r}")
+            self.listener.note(f"search failed: {exc!r}")
             traceback.print_exc()
         finally:
             done.set()
@@ -202,16 +231,13 @@ class Engine:
             board.push(best)
             if ponder not in board.legal_moves():
                 ponder = 0
-        line = "bestmove " + (move_to_uci(best) if best else "(none)")
-        if ponder:
-            line += " ponder " + move_to_uci(ponder)
         with self._lock:
             pending, self._pending = self._pending, []
             for name, value in pending:
                 self._apply_option(name, value)
             # Not searching any more *before* the GUI can read bestmove and send a new go.
             self._busy = False
-        self.send(line)
+        self.listener.best_move(best, ponder)
 
     def _currmove_monitor(self, done: threading.Event) -> None:
         if done.wait(CURRMOVE_AFTER):
@@ -219,8 +245,7 @@ class Engine:
         while not done.wait(1.0):
             move, number = self.searcher.current_move()
             if move:
-                self.send(f"info currmove {move_to_uci(move)} currmovenumber {number} "
-                          f"nodes {self.searcher.nodes}")
+                self.listener.current_move(move, number, self.searcher.nodes)
 
     def stop(self) -> None:
         if self.searching:
@@ -253,58 +278,28 @@ class Engine:
             self._thread.join(timeout)
 
     # -- other commands ------------------------------------------------------------------
-    def perft_lines(self, depth: int) -> List[str]:
-        """Stockfish's `go perft` output: `move: count` lines, a blank line, the total."""
+    def divide(self, depth: int):
+        """`go perft`: (count below each legal move as (uci, count), total leaves)."""
         divided = self.board.divide(depth) if depth >= 1 else []
-        lines = [f"{move}: {count}" for move, count in divided]
         total = sum(count for _, count in divided) if depth >= 1 else 1
-        return lines + ["", f"Nodes searched: {total}"]
+        return divided, total
 
-    def display_lines(self) -> List[str]:
-        """Stockfish's `d`: the board, then Fen, Key and Checkers."""
-        mailbox = self.board.P.board
-        sep = " +---+---+---+---+---+---+---+---+"
-        lines = [sep]
-        for rank in range(7, -1, -1):
-            cells = "".join(
-                f" {PIECE_LETTERS[p] if p != EMPTY else ' '} |"
-                for p in (mailbox[rank * 8 + f] for f in range(8)))
-            lines += [f" |{cells} {rank + 1}", sep]
-        lines += ["   a   b   c   d   e   f   g   h", "",
-                  f"Fen: {self.board.fen()}",
-                  f"Key: {self.board.key:016X}",
-                  "Checkers: " + " ".join(SQUARE_NAMES[s] for s in self.board.checkers())]
-        return lines
+    def display(self) -> BoardView:
+        """`d`: the board, FEN, key and checkers."""
+        letters = [PIECE_LETTERS[p] if p != EMPTY else "" for p in self.board.P.board]
+        return BoardView(letters, self.board.fen(), int(self.board.key),
+                         [SQUARE_NAMES[s] for s in self.board.checkers()])
 
-    def eval_lines(self) -> List[str]:
-        """`eval`: the static evaluation and its parts (white's view unless said)."""
+    def evaluation(self) -> EvalView:
+        """`eval`: the static evaluation and its parts."""
         P, T = self.board.P, self.board.T
         row = P.st[self.board.ply]
         mg, eg, phase = int(row[ST_MG]), int(row[ST_EG]), int(row[ST_PHASE])
-        assert (mg, eg, phase) == tuple(int(x) for x in scratch_sums(P, T))
-        paper_view = int(evaluate_white(P))
-        white_view = int(evaluate_full_white(P, T))
-        side = "white" if self.board.turn == WHITE else "black"
-        lines = [
-            f"Material + piece-square, middle game : {mg:+d} cp",
-            f"Material + piece-square, end game    : {eg:+d} cp",
-            f"Game phase                            : {min(phase, 24)}/24",
-            f"Tapered, material + PST only (paper)  : {paper_view:+d} cp",
-            "Positional terms (play)     white mg/eg   black mg/eg",
-        ]
+        recount = tuple(int(x) for x in scratch_sums(P, T))
         white = side_terms(P, T, np.int64(WHITE))
         black = side_terms(P, T, np.int64(1 - WHITE))
-        for k, name in enumerate(TERM_NAMES):
-            lines.append(f"  {name:<24}  {white[2 * k]:+5d} {white[2 * k + 1]:+5d}"
-                         f"   {black[2 * k]:+5d} {black[2 * k + 1]:+5d}")
-        lines += [
-            f"Full evaluation (play, white's view)  : {white_view:+d} cp",
-            f"Side to move ({side})                  : "
-            f"{white_view if side == 'white' else -white_view:+d} cp",
-        ]
-        return lines
-
-    def bench_lines(self, depth: Optional[int] = None) -> None:
-        from engine.bench import BENCH_DEPTH, run_bench
-        run_bench(depth or BENCH_DEPTH, echo=self.send,
-                  profile=self.options["Search Profile"])
+        terms = [(name, int(white[2 * k]), int(white[2 * k + 1]), int(black[2 * k]),
+                  int(black[2 * k + 1])) for k, name in enumerate(TERM_NAMES)]
+        return EvalView(mg, eg, phase, int(evaluate_white(P)), int(evaluate_full_white(P, T)),
+                        "white" if self.board.turn == WHITE else "black", terms,
+                        recount == (mg, eg, phase))

@@ -48,7 +48,7 @@ from engine.types import (
 
 SearchState = collections.namedtuple(
     "SearchState",
-    "ctrl killers history pv pv_len moves scores prev_pv root_moves root_nodes root_scores")
+    "ctrl killers history pv pv_len moves scores prev_pv root_moves root_nodes")
 
 PROFILE_PLAY = 0
 PROFILE_PAPER = 1
@@ -104,7 +104,6 @@ def new_search_state() -> SearchState:
         prev_pv=np.zeros(plies, dtype=np.int64),
         root_moves=np.zeros(MAX_MOVES, dtype=np.int64),
         root_nodes=np.zeros(MAX_MOVES, dtype=np.int64),
-        root_scores=np.zeros(MAX_MOVES, dtype=np.int64),
     )
 
 
@@ -408,7 +407,6 @@ def search_root(P, T, tt, S, depth, alpha, beta):
         if ctrl[K_STOP] != 0:
             break
         S.root_nodes[i] = ctrl[K_NODES] - nodes_before
-        S.root_scores[i] = score
         ctrl[K_ROOT_COMPLETED] = i + 1
         if score > best:
             best = score

@@ -109,6 +109,53 @@ def _repair_go_value(token, value, notes):
     return value
 
 
+def move_to_uci(move: int) -> str:
+    from engine.board import move_to_uci as convert
+    return convert(move)
+
+
+def format_info(it) -> str:
+    """The `info` line of a search iteration (engine.driver.Iteration)."""
+    score = f"mate {it.mate_in}" if it.mate_in is not None else f"cp {it.score}"
+    if it.bound:
+        score += " " + it.bound
+    ms = int(it.seconds * 1000)
+    nps = int(it.nodes / max(it.seconds, 1e-3))
+    pv = " ".join(move_to_uci(m) for m in it.pv)
+    return (f"info depth {it.depth} seldepth {it.seldepth} multipv {it.multipv} score {score} "
+            f"nodes {it.nodes} nps {nps} hashfull {it.hashfull} tbhits 0 time {ms} pv {pv}")
+
+
+def display_lines(view) -> list:
+    """Stockfish's `d`: the board, then Fen, Key and Checkers (engine.facade.BoardView)."""
+    sep = " +---+---+---+---+---+---+---+---+"
+    lines = [sep]
+    for rank in range(7, -1, -1):
+        cells = "".join(f" {view.letters[rank * 8 + f] or ' '} |" for f in range(8))
+        lines += [f" |{cells} {rank + 1}", sep]
+    return lines + ["   a   b   c   d   e   f   g   h", "", f"Fen: {view.fen}",
+                    f"Key: {view.key:016X}", "Checkers: " + " ".join(view.checkers)]
+
+
+def eval_lines(view) -> list:
+    """`eval`: the static evaluation and its parts (engine.facade.EvalView)."""
+    lines = [
+        f"Material + piece-square, middle game : {view.mg:+d} cp",
+        f"Material + piece-square, end game    : {view.eg:+d} cp",
+        f"Game phase                            : {min(view.phase, 24)}/24",
+        f"Tapered, material + PST only (paper)  : {view.paper:+d} cp",
+        "Positional terms (play)     white mg/eg   black mg/eg",
+    ]
+    for name, wmg, weg, bmg, beg in view.terms:
+        lines.append(f"  {name:<24}  {wmg:+5d} {weg:+5d}   {bmg:+5d} {beg:+5d}")
+    side_view = view.full if view.side_to_move == "white" else -view.full
+    lines += [f"Full evaluation (play, white's view)  : {view.full:+d} cp",
+              f"Side to move ({view.side_to_move})                  : {side_view:+d} cp"]
+    if not view.recount_matches:
+        lines.append("Warning: the incremental sums differ from a recount (a bug; please report)")
+    return lines
+
+
 def _printable(text: str) -> str:
     """`text` for echoing to a GUI: control characters and lone surrogates escaped."""
     return "".join(c if c.isprintable() and not "\ud800" <= c <= "\udfff"
@@ -132,7 +179,7 @@ class UciLoop:
     def _load(self):
         try:
             from engine.facade import Engine
-            engine = Engine(send=self.send)
+            engine = Engine(listener=self)
             engine.warm_up()   # load every kernel a search needs before `readyok`
             self._engine = engine
         except Exception as exc:  # reported on use, never fatal to the loop
@@ -157,6 +204,22 @@ class UciLoop:
 
     def info(self, text: str) -> None:
         self.send("info string " + text)
+
+    # -- what the facade reports (engine.facade.Listener), as protocol text -------------
+    def iteration(self, it) -> None:
+        self.send(format_info(it))
+
+    def current_move(self, move: int, number: int, nodes: int) -> None:
+        self.send(f"info currmove {move_to_uci(move)} currmovenumber {number} nodes {nodes}")
+
+    def best_move(self, move: int, ponder: int) -> None:
+        line = "bestmove " + (move_to_uci(move) if move else "(none)")
+        if ponder:
+            line += " ponder " + move_to_uci(ponder)
+        self.send(line)
+
+    def note(self, text: str) -> None:
+        self.info(text)
 
     def _log(self, text: str) -> None:
         if self.log_path:
@@ -299,8 +362,11 @@ class UciLoop:
             if self.engine.searching:
                 self.info("searching; 'go perft' ignored")
                 return
-            for line in self.engine.perft_lines(int(args[1])):
-                self.send(line)
+            divided, total = self.engine.divide(int(args[1]))
+            for move, count in divided:
+                self.send(f"{move}: {count}")
+            self.send("")
+            self.send(f"Nodes searched: {total}")
             return
         params, notes = parse_go(args)
         for note in notes:
@@ -314,19 +380,20 @@ class UciLoop:
         self.engine.ponderhit()
 
     def cmd_d(self, args):
-        for line in self.engine.display_lines():
+        for line in display_lines(self.engine.display()):
             self.send(line)
 
     def cmd_eval(self, args):
-        for line in self.engine.eval_lines():
+        for line in eval_lines(self.engine.evaluation()):
             self.send(line)
 
     def cmd_bench(self, args):
         if self.engine.searching:
             self.info("searching; 'bench' ignored")
             return
-        depth = int(args[0]) if args and args[0].isdigit() else None
-        self.engine.bench_lines(depth)
+        from engine.bench import BENCH_DEPTH, run_bench
+        depth = int(args[0]) if args and args[0].isdigit() else BENCH_DEPTH
+        run_bench(depth, echo=self.send, profile=self.engine.options["Search Profile"])
 
 
 def main():

@@ -92,19 +92,6 @@ def endgame_positions(path=ENDGAME_PGN, target=ENDGAME_TARGET) -> List[TestPosit
     return out
 
 
-def write_endgame_epd(path=ENDGAME_EPD) -> List[TestPosition]:
-    positions = endgame_positions()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lines = ["# TwoBig endgame test set: lab.experiments.endgame_positions() on",
-             "# data/pgn/Kasparov_1994.pgn - White to move, a side below 18 points",
-             "# (P=1, N=B=3.25, R=5, Q=9); all such positions of whole games, in file",
-             "# order, until at least 100. Clocks are not kept (EPD)."]
-    for p in positions:
-        lines.append(f'{" ".join(p.fen.split()[:4])} id "{p.game} move {p.move_number}";')
-    path.write_text("\n".join(lines) + "\n")
-    return positions
-
-
 def read_endgame_epd(path=ENDGAME_EPD) -> List[TestPosition]:
     import chess
     out = []
