@@ -20,7 +20,7 @@ from engine.search import (
     PROFILE_PLAY, new_search_state, search_root,
 )
 from engine.tt import set_store_rules, tt_hashfull, tt_new_search
-from engine.types import INFINITE, MATE, MATE_BOUND, MAX_PLY, ST_SIDE
+from engine.types import INFINITE, MATE, MATE_BOUND, MAX_SEARCH_DEPTH, ST_SIDE
 
 ASPIRATION_PAPER = 100   # ALIBABA: one pawn, then open on the failing side
 ASPIRATION_PLAY = 35     # then doubled on the failing side, open past 400
@@ -169,7 +169,7 @@ class Searcher:
             if limits.stop_requested:
                 self.stop()
         paper = self.profile == PROFILE_PAPER
-        max_depth = min(limits.depth or MAX_PLY - 1, MAX_PLY - 1)
+        max_depth = min(limits.depth or MAX_SEARCH_DEPTH, MAX_SEARCH_DEPTH)
         lines = max(1, min(limits.multipv, len(order)))
         prev_lines = [[] for _ in range(lines)]
         scores = [0] * lines

@@ -75,6 +75,7 @@ ST_NULL_DIST = 10  # plies since the last null move (repetitions never reach acr
 ST_LEN = 11
 
 MAX_PLY = 128              # deepest search path
+MAX_SEARCH_DEPTH = MAX_PLY - 1   # the one cap on `go depth` (the UCI loop clamps to it)
 MAX_MOVES = 256            # upper bound on legal moves in one position
 GAME_STACK = 4096 + MAX_PLY  # rows in the state stack: the game so far plus a search path
 

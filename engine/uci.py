@@ -19,7 +19,6 @@ VERSION = "0.1.0"
 GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
 GO_FLAGS = ("infinite", "ponder")
 GO_TOKENS = GO_INT_PARAMS + GO_FLAGS + ("searchmoves",)
-MAX_GO_DEPTH = 126
 MAX_GO_NOTES = 8                 # info strings for one go line, at most
 REPAIRED_GO_MOVETIME_MS = 1000   # a repaired go with no limit left searches this long
 GO_LIMITS = ("wtime", "btime", "movetime", "depth", "nodes", "mate", "infinite", "ponder")
@@ -92,6 +91,7 @@ def _has_limit(params):
 
 def _repair_go_value(token, value, notes):
     """Clamp or drop a go value that makes no sense (the note says which)."""
+    from engine.types import MAX_SEARCH_DEPTH   # numpy: not before `uciok`
     if token in ("wtime", "btime"):
         return value                      # a clock may be negative: the engine then hurries
     if token in ("winc", "binc", "movetime") and value < 0:
@@ -100,9 +100,9 @@ def _repair_go_value(token, value, notes):
     if token == "depth" and value < 1:
         notes.append(f"go: 'depth' {value} is below 1; depth 1 used")
         return 1
-    if token == "depth" and value > MAX_GO_DEPTH:
-        notes.append(f"go: 'depth' {value} is above {MAX_GO_DEPTH}; depth {MAX_GO_DEPTH} used")
-        return MAX_GO_DEPTH
+    if token == "depth" and value > MAX_SEARCH_DEPTH:
+        notes.append(f"go: 'depth' {value} is above {MAX_SEARCH_DEPTH}; depth {MAX_SEARCH_DEPTH} used")
+        return MAX_SEARCH_DEPTH
     if token in ("nodes", "mate", "movestogo") and value < 1:
         notes.append(f"go: '{token}' {value} is not positive; ignored")
         return None

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.types import MAX_SEARCH_DEPTH
 from engine.uci import GO_INT_PARAMS, UciLoop, parse_go
 
 WORDS = ["go", "stop", "ponderhit", "isready", "setoption", "name", "value", "Hash", "MultiPV",
@@ -67,7 +68,7 @@ def test_parse_go_never_refuses(tokens):
         value = getattr(params, name)
         assert value is None or isinstance(value, int)
     if params.depth is not None:
-        assert 1 <= params.depth <= 126
+        assert 1 <= params.depth <= MAX_SEARCH_DEPTH
     for name in ("nodes", "mate", "movestogo"):
         assert getattr(params, name) is None or getattr(params, name) >= 1
     assert all(isinstance(n, str) for n in notes)
