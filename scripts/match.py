@@ -126,6 +126,9 @@ class Player:
         self.engine = popen(shlex.split(command), timeout=120)
         if options:
             self.engine.configure(options)
+        # isready / readyok before any clock runs (what cutechess-cli does): an engine that
+        # loads in the background must not pay for it on its first move.
+        self.engine.ping()
 
     def close(self):
         try:
@@ -311,8 +314,10 @@ def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2,
             return
         score, game, fault = play_game(players(), white_index, opening, parse_tc(tc),
                                        stall_margin, max_plies, nodes, depth, move_timeout)
-        if fault:
-            # A crashed or stalled engine is restarted for the next game.
+        if fault and fault[1] not in ("time forfeit", "illegal move"):
+            # A crashed, stalled or confused engine is restarted for the next game (after a
+            # time forfeit or an illegal move both engines are fine and keep playing: a
+            # restart would make the next first move pay for loading the engine again).
             for player in local.players:
                 player.close()
             del local.players
