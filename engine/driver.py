@@ -79,13 +79,48 @@ class Result:
     iterations: List[Iteration] = field(default_factory=list)
 
 
+class _Watchdog:
+    """One long-lived thread that calls `fire` at a deadline (the hard time limit). A thread
+    per search (threading.Timer) costs a thread start on every move, which a loaded machine
+    turns into milliseconds at the fastest time controls."""
+
+    def __init__(self, fire: Callable[[], None]):
+        self._fire = fire
+        self._deadline = None
+        self._wake = threading.Condition()
+        threading.Thread(target=self._run, name="twobig-watchdog", daemon=True).start()
+
+    def arm(self, deadline: float) -> None:
+        with self._wake:
+            self._deadline = deadline
+            self._wake.notify()
+
+    def disarm(self) -> None:
+        with self._wake:
+            self._deadline = None
+            self._wake.notify()
+
+    def _run(self) -> None:
+        with self._wake:
+            while True:
+                if self._deadline is None:
+                    self._wake.wait()
+                    continue
+                left = self._deadline - time.perf_counter()
+                if left > 0:
+                    self._wake.wait(left)
+                    continue
+                self._deadline = None
+                self._fire()
+
+
 class Searcher:
     """Owns the search state arrays; runs one search at a time."""
 
     def __init__(self):
         self.S = new_search_state()
         self.profile = PROFILE_PLAY
-        self._timer = None
+        self._watchdog = _Watchdog(self.stop)
         self._clock = time.perf_counter()
         self._limits = Limits()
         self._timer_lock = threading.Lock()
@@ -111,16 +146,13 @@ class Searcher:
         return int(self.S.ctrl[K_CURRMOVE]), int(self.S.ctrl[K_CURRMOVE_NUMBER])
 
     def _arm_timer(self, seconds) -> None:
-        self._disarm_timer()
         if seconds is not None and not self._limits.infinite:
-            self._timer = threading.Timer(max(0.0, seconds), self.stop)
-            self._timer.daemon = True
-            self._timer.start()
+            self._watchdog.arm(time.perf_counter() + max(0.0, seconds))
+        else:
+            self._watchdog.disarm()
 
     def _disarm_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._watchdog.disarm()
 
     # -- root move lists -----------------------------------------------------------------
     def _initial_order(self, board, searchmoves) -> np.ndarray:

@@ -212,9 +212,10 @@ class Engine:
             if not limits.infinite and not limits.searchmoves:
                 best = self._book_move(board)
             if not best:
-                monitor = threading.Thread(target=self._currmove_monitor, args=(done,),
-                                           daemon=True)
-                monitor.start()
+                if limits.infinite or limits.hard_time is None or limits.hard_time > CURRMOVE_AFTER:
+                    # Only a search that can outlast CURRMOVE_AFTER reports its current move.
+                    threading.Thread(target=self._currmove_monitor, args=(done,),
+                                     daemon=True).start()
                 result = self.session.search(board, limits, self.listener.iteration)
                 best, ponder = result.best_move, result.ponder_move
         except Exception as exc:   # never lose the bestmove line
