@@ -11,7 +11,7 @@ ifdef EXE
 .DEFAULT_GOAL := exe
 endif
 
-.PHONY: exe run install test test-slow bench bench-tt perft tactics experiments experiments-quick experiments-deps opponents match-selfplay gauntlet clean
+.PHONY: exe soak run install test test-slow bench bench-tt perft tactics experiments experiments-quick experiments-deps opponents match-selfplay gauntlet clean
 
 run: install
 	@$(BIN)/twobig
@@ -87,6 +87,23 @@ gauntlet: experiments-deps
 			--option2 UCI_Elo=$$elo --pgn docs/gauntlet/stockfish$$elo.pgn || exit 1; done
 	$(MATCH) --engine2 /usr/games/phalanx --name2 Phalanx --protocol2 xboard --pgn docs/gauntlet/phalanx.pgn
 	$(MATCH) --engine2 .opponents/sunfish/bin/sunfish-uci --name2 Sunfish --pgn docs/gauntlet/sunfish.pgn
+
+# Soak (README "Soak"): TwoBig against Stockfish (any UCI_Elo; `make opponents` installs it)
+# at 1 s + 0.01 s with one game per core, the same with two per core (overloaded), and at
+# 10 s + 0.1 s. Each row is appended to docs/soak.md, the games go to docs/soak/.
+SOAK_FAST ?= 1000
+SOAK_OVERLOAD ?= 200
+SOAK_SLOW ?= 200
+SOAK_CORES ?= $(shell nproc)
+SOAK := $(BIN)/python scripts/match.py --engine1 $(BIN)/twobig --name1 TwoBig \
+	--engine2 /usr/games/stockfish --name2 Stockfish --option2 UCI_LimitStrength=true \
+	--option2 UCI_Elo=1800 --option2 Threads=1 --option2 Hash=16 --option1 Hash=16 \
+	--results docs/soak.md
+soak: experiments-deps
+	mkdir -p docs/soak
+	$(SOAK) --games $(SOAK_OVERLOAD) --tc 1+0.01 --concurrency $$(( 2 * $(SOAK_CORES) )) --pgn docs/soak/overload.pgn
+	$(SOAK) --games $(SOAK_FAST) --tc 1+0.01 --concurrency $(SOAK_CORES) --pgn docs/soak/fast.pgn
+	$(SOAK) --games $(SOAK_SLOW) --tc 10+0.1 --concurrency $(SOAK_CORES) --pgn docs/soak/slow.pgn
 
 tactics: install
 	$(BIN)/python scripts/tactics.py data/tactical/wacnew.epd --movetime 1000
