@@ -303,8 +303,8 @@ class Searcher:
         finished took)."""
         if abs(result.score) >= MATE_BOUND and not limits.infinite:
             plies = MATE - abs(result.score)
-            if limits.mate is not None and (plies + 1) // 2 <= limits.mate:
-                return True
+            if limits.mate is not None and result.score > 0 and (plies + 1) // 2 <= limits.mate:
+                return True   # `go mate N` ends on our mate, not on being mated
             if limits.depth is None and result.depth >= plies + 4:
                 return True   # deeper iterations only confirm a mate already seen
         if limits.nodes and self.S.ctrl[K_NODES] >= limits.nodes:

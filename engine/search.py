@@ -120,12 +120,18 @@ def insufficient_material(P):
 
 
 @jit
-def is_draw(P):
+def is_draw(P, T, S, ply):
     """Repetition (of any earlier position of the game or the search path), the 50-move
-    rule, or insufficient material."""
+    rule, or insufficient material. A checkmate on the hundredth half-move is a mate, not a
+    draw (the move that ends the fifty wins), so the 50-move rule first looks for a legal
+    move when the side to move is in check (into this ply's move buffer, which the node
+    would fill anyway)."""
     row = P.meta[0]
     if P.st[row, ST_HALFMOVE] >= 100:
-        return True
+        if not in_check(P, T):
+            return True
+        start = ply * MAX_MOVES
+        return generate_moves(P, T, S.moves, start, GEN_ALL) > start
     if repetitions(P, 0) >= 1:
         return True
     return insufficient_material(P)
@@ -239,7 +245,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
     paper = ctrl[K_PROFILE] == PROFILE_PAPER
     is_pv = beta - alpha > 1
     if ply > 0:
-        if is_draw(P):
+        if is_draw(P, T, S, ply):
             return DRAW
         if ply >= MAX_PLY - 1:
             return static_eval(P, T, paper)

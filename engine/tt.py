@@ -162,27 +162,6 @@ def unpack_data(data):
             _get(data, USED_FIELD))
 
 
-# Field readers of word 1, for callers that need one field.
-@jit
-def _bound_of(data):
-    return _get(data, BOUND_FIELD)
-
-
-@jit
-def _depth_of(data):
-    return _get(data, DEPTH_FIELD)
-
-
-@jit
-def _generation_of(data):
-    return _get(data, GENERATION_FIELD)
-
-
-@jit
-def _used_of(data):
-    return _get(data, USED_FIELD)
-
-
 @jit
 def _with_move(data, move):
     """Word 1 with its move field replaced."""
@@ -230,7 +209,7 @@ def tt_probe(tt, key, ply):
     for way in range(tt.conf[C_WAYS]):
         at = base + way * WORDS
         data = tt.slots[at + 1]
-        if _bound_of(data) == BOUND_NONE:
+        if _get(data, BOUND_FIELD) == BOUND_NONE:
             continue
         if _key_matches(tt, tt.slots[at], key):
             if tt.slots[at] != key:
@@ -267,13 +246,13 @@ def _swap_slots(tt, a, b):
 
 @jit
 def _is_empty(tt, at):
-    return _bound_of(tt.slots[at + 1]) == BOUND_NONE
+    return _get(tt.slots[at + 1], BOUND_FIELD) == BOUND_NONE
 
 
 @jit
 def _is_old(tt, data):
     """A slot stored by an earlier search (its time stamp is not the current one)."""
-    return _generation_of(data) != tt.conf[C_GEN]
+    return _get(data, GENERATION_FIELD) != tt.conf[C_GEN]
 
 
 @jit
@@ -287,7 +266,7 @@ def _importance(tt, at):
     """What the Deep and Big schemes compare: depth, or subtree size in nodes."""
     scheme = tt.conf[C_SCHEME]
     if scheme == DEEP or scheme == TWODEEP:
-        return np.int64(_depth_of(tt.slots[at + 1]))
+        return np.int64(_get(tt.slots[at + 1], DEPTH_FIELD))
     return np.int64(tt.slots[at + 2])
 
 
@@ -321,7 +300,7 @@ def _store_one_level(tt, at, key, move, score, depth, bound, size):
     scheme = tt.conf[C_SCHEME]
     data = tt.slots[at + 1]
     if scheme == ANCIENT:
-        replace = not (_used_of(data) != 0 and not _is_old(tt, data))
+        replace = not (_get(data, USED_FIELD) != 0 and not _is_old(tt, data))
     elif _is_stamped(tt, at) or scheme == NEW:
         replace = True
     elif scheme == OLD:
@@ -343,7 +322,7 @@ def _store_age(tt, base, key, move, score, depth, bound, size):
     for way in range(tt.conf[C_WAYS]):
         at = base + way * WORDS
         data = tt.slots[at + 1]
-        value = _depth_of(data) - 8 * ((tt.conf[C_GEN] - _generation_of(data)) & 0xFF)
+        value = _get(data, DEPTH_FIELD) - 8 * ((tt.conf[C_GEN] - _get(data, GENERATION_FIELD)) & 0xFF)
         if value < worst:
             worst = value
             victim = at
@@ -527,7 +506,7 @@ def tt_hashfull(tt):
     used = 0
     for slot in range(total):
         data = tt.slots[slot * WORDS + 1]
-        if _bound_of(data) != BOUND_NONE and not _is_old(tt, data):
+        if _get(data, BOUND_FIELD) != BOUND_NONE and not _is_old(tt, data):
             used += 1
     return used * 1000 // max(total, 1)
 
@@ -537,7 +516,7 @@ def tt_count_filled(tt):
     """Slots holding any entry (all generations): the thesis' 'non-empty positions'."""
     filled = 0
     for slot in range(tt.conf[C_BUCKETS] * tt.conf[C_WAYS]):
-        if _bound_of(tt.slots[slot * WORDS + 1]) != BOUND_NONE:
+        if _get(tt.slots[slot * WORDS + 1], BOUND_FIELD) != BOUND_NONE:
             filled += 1
     return filled
 

@@ -71,3 +71,24 @@ def test_never_reports_a_mate_that_is_not_there(fen, kind, keys, profile):
     for iteration in result.iterations:
         if iteration.mate_in is not None and iteration.bound is None:
             assert iteration.mate_in >= 4, iteration
+
+
+def test_mate_on_the_hundredth_half_move_is_a_mate_not_a_draw():
+    """Ra8 mates as the 50-move count reaches 100: FIDE and python-chess score the mate."""
+    import chess
+    fen = "7k/8/6K1/8/8/8/8/R7 w - - 99 80"
+    oracle = chess.Board(fen)
+    oracle.push_uci("a1a8")
+    assert oracle.is_checkmate() and oracle.halfmove_clock == 100
+    for profile in (PROFILE_PLAY, PROFILE_PAPER):
+        result = _search(fen, profile, depth=3)
+        assert move_to_uci(result.best_move) == "a1a8"
+        assert result.score == MATE - 1
+
+
+def test_go_mate_does_not_stop_when_the_engine_is_the_one_mated():
+    """Black's only move Kg8 allows Ra8#: `go mate 1` must not take that for its own mate."""
+    fen = "7k/R7/6K1/8/8/8/8/8 b - - 0 1"
+    result = _search(fen, PROFILE_PLAY, mate=1, depth=5)
+    assert result.score == -(MATE - 2)
+    assert result.depth == 5
