@@ -8,7 +8,7 @@ from typing import List, Tuple
 import numpy as np
 
 from engine import movegen, position
-from engine.codec import piece_index, unpack_move
+from engine.codec import piece_of, unpack_move
 from engine.tables import get_tables
 from engine.types import (
     BLACK, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, EMPTY, FLAG_PROMO_KNIGHT, GAME_STACK,
@@ -91,7 +91,7 @@ class Board:
         bb = self.P.bb
         for colour, is_white in ((WHITE, True), (BLACK, False)):
             for ptype in range(6):
-                bb[piece_index(colour, ptype)] = np.uint64(board.pieces_mask(ptype + 1, is_white))
+                bb[piece_of(colour, ptype)] = np.uint64(board.pieces_mask(ptype + 1, is_white))
         rights = board.castling_rights
         castle = ((CASTLE_WK if rights & chess.BB_H1 else 0) | (CASTLE_WQ if rights & chess.BB_A1 else 0)
                   | (CASTLE_BK if rights & chess.BB_H8 else 0) | (CASTLE_BQ if rights & chess.BB_A8 else 0))

@@ -76,16 +76,9 @@ def piece_colour_of(piece):
     return 1 if piece >= PIECE_TYPES else 0   # pieces are 0..11; no division in make/unmake
 
 
-# -- Python side (no numba call overhead for glue code) ---------------------------------
+# -- Python side: glue that unpacks moves without a numba call --------------------------
 def unpack_move(move: int):
     """(from, to, flag) of a packed move, for Python callers."""
     return (move & SQUARE_MASK, (move >> MOVE_SQUARE_BITS) & SQUARE_MASK,
             move >> MOVE_FLAG_SHIFT)
 
-
-def pack_move(frm: int, to: int, flag: int) -> int:
-    return frm | (to << MOVE_SQUARE_BITS) | (flag << MOVE_FLAG_SHIFT)
-
-
-def piece_index(colour: int, piece_type: int) -> int:
-    return colour * PIECE_TYPES + piece_type

@@ -14,7 +14,7 @@ The full-hash kernel is the slow reference that the incremental key of make/unma
 import numpy as np
 
 from engine._jit import jit
-from engine.codec import piece_index
+from engine.codec import piece_of
 from engine.types import (
     BLACK, EMPTY, NO_SQUARE, ST_CASTLE, ST_EP, ST_SIDE, U0, U_Z_CASTLE, U_Z_EP, U_Z_PIECE, U_Z_SIDE,
     WHITE,
@@ -32,7 +32,7 @@ def fill_zobrist_tables(u, random_array):
     for colour in (WHITE, BLACK):
         for ptype in range(6):
             kind = 2 * ptype + (1 if colour == WHITE else 0)
-            piece = piece_index(colour, ptype)
+            piece = piece_of(colour, ptype)
             u[U_Z_PIECE + piece * 64:U_Z_PIECE + piece * 64 + 64] = rand[64 * kind:64 * kind + 64]
     for rights in range(16):
         key = np.uint64(0)

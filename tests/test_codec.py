@@ -22,7 +22,7 @@ def test_move_round_trip(flag):
     for frm in range(64):
         for to in range(64):
             move = codec.move_pack(frm, to, flag)
-            assert codec.unpack_move(move) == (frm, to, flag) == codec.unpack_move(codec.pack_move(frm, to, flag))
+            assert codec.unpack_move(move) == (frm, to, flag)
             assert (codec.move_from(move), codec.move_to(move), codec.move_flag(move)) == (frm, to, flag)
             assert codec.move_is_promotion(move) == (flag >= FLAG_PROMO_KNIGHT)
             assert codec.move_is_en_passant(move) == (flag == FLAG_EN_PASSANT)
@@ -37,7 +37,6 @@ def test_piece_round_trip():
     for colour in (WHITE, BLACK):
         for piece_type in (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING):
             piece = codec.piece_of(colour, piece_type)
-            assert piece == codec.piece_index(colour, piece_type)
             assert (codec.piece_colour_of(piece), codec.piece_type_of(piece)) == (colour, piece_type)
     assert sorted(codec.piece_of(c, t) for c in (0, 1) for t in range(6)) == list(range(12))
 
