@@ -68,7 +68,9 @@ K_CURRMOVE = 9       # root move being searched
 K_CURRMOVE_NUMBER = 10
 K_ROOT_COMPLETED = 11  # root moves fully searched in the current iteration
 K_ROOT_BEST = 12     # best root move of the current iteration (valid moves only)
-K_LEN = 13
+K_HORIZON = 13       # horizon leaves: full-width calls at depth 0 (each starts a quiescence
+                     # search); interior nodes + these = the thesis' node count
+K_LEN = 14
 
 # Arguments of the recursive calls are typed int64 explicitly: a bare literal makes numba
 # compile (and cache, brokenly) a separate specialisation per literal value.
@@ -236,6 +238,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
     score from the side to move's view. `on_pv`: the path so far follows the previous
     iteration's PV, whose next move is then tried first (the refutation move)."""
     if depth <= 0:
+        S.ctrl[K_HORIZON] += 1
         return quiesce(P, T, tt, S, alpha, beta, ply)
     ctrl = S.ctrl
     _count_node(S, ply)

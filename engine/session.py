@@ -11,7 +11,7 @@ from typing import Callable, Optional
 
 from engine import tt as ttmod
 from engine.driver import Iteration, Limits, Result, Searcher
-from engine.search import K_QNODES, PROFILES
+from engine.search import K_HORIZON, K_QNODES, PROFILES
 
 
 class Session:
@@ -76,3 +76,9 @@ class Session:
     def qnodes(self) -> int:
         """Quiescence nodes of the last search."""
         return int(self.searcher.S.ctrl[K_QNODES])
+
+    @property
+    def horizon_leaves(self) -> int:
+        """Full-width calls at depth 0 in the last search: with the interior nodes
+        (nodes - qnodes) they make the thesis' node count, which has no quiescence."""
+        return int(self.searcher.S.ctrl[K_HORIZON])
