@@ -19,6 +19,7 @@ from engine.search import (
     K_ROOT_BEST, K_ROOT_COMPLETED, K_ROOT_COUNT, K_SELDEPTH, K_STOP, PROFILE_PAPER,
     PROFILE_PLAY, new_search_state, search_root,
 )
+from engine.timeman import Clock
 from engine.tt import set_store_rules, tt_hashfull, tt_new_search
 from engine.types import INFINITE, MATE, MATE_BOUND, MAX_SEARCH_DEPTH, ST_SIDE
 
@@ -33,17 +34,26 @@ NEXT_ITERATION_GROWTH = 2.0      # an iteration costs about this many times the 
 
 @dataclass
 class Limits:
+    """One search request, from `go` (engine.uci.parse_go fills it) or from a caller in
+    Python. The facade turns `clock` into soft and hard time for the side to move."""
     depth: Optional[int] = None
     nodes: Optional[int] = None
     mate: Optional[int] = None          # mate in N moves
+    clock: Clock = field(default_factory=Clock)
     soft_time: Optional[float] = None   # seconds: start no new iteration after this
     hard_time: Optional[float] = None   # seconds: stop the search at this
-    searchmoves: Optional[List[int]] = None
+    searchmoves: Optional[list] = None  # moves (int); UCI text until the facade resolves it
     infinite: bool = False              # also while pondering: only `stop`/`ponderhit` end it
+    ponder: bool = False
     multipv: int = 1
-    stop_requested: bool = False        # set by `stop`, even before the search has started
     started_at: Optional[float] = None  # perf_counter() when `go` arrived: the clock runs
                                         # from there, not from when the search thread starts
+
+    @property
+    def max_depth(self) -> int:
+        """The deepest iteration: `depth`, capped once, here, at MAX_SEARCH_DEPTH."""
+        depth = MAX_SEARCH_DEPTH if self.depth is None else self.depth
+        return max(1, min(depth, MAX_SEARCH_DEPTH))
 
 
 @dataclass
@@ -126,8 +136,18 @@ class Searcher:
         self._timer_lock = threading.Lock()
 
     # -- control from other threads ------------------------------------------------------
+    # The stop flag lives in one place, ctrl[K_STOP], which every node reads. `run` clears
+    # it unless told to keep it: the facade clears it when `go` arrives, so a `stop` sent
+    # before the search thread has started still stops that search.
     def stop(self) -> None:
         self.S.ctrl[K_STOP] = 1
+
+    def clear_stop(self) -> None:
+        self.S.ctrl[K_STOP] = 0
+
+    @property
+    def stopped(self) -> bool:
+        return bool(self.S.ctrl[K_STOP])
 
     def ponderhit(self, limits: Limits) -> None:
         """The pondered move was played: from now on the search of `limits` runs on the
@@ -175,11 +195,14 @@ class Searcher:
     # -- the search ------------------------------------------------------------------------
     def run(self, board, tt, limits: Limits,
             on_iteration: Callable[[Iteration], None] = None,
-            new_generation: bool = True) -> Result:
-        """Search `board` (an engine.board.Board; it is restored on return)."""
+            new_generation: bool = True, keep_stop: bool = False) -> Result:
+        """Search `board` (an engine.board.Board; it is restored on return). keep_stop: a
+        `stop` given since `clear_stop()` ends this search at once."""
         S = self.S
         ctrl = S.ctrl
-        ctrl[:] = 0
+        if not keep_stop:
+            self.clear_stop()
+        ctrl[K_STOP + 1:] = 0   # every field but the stop flag (field 0)
         ctrl[K_PROFILE] = self.profile
         set_store_rules(tt, self.profile == PROFILE_PLAY)
         ctrl[K_MAX_NODES] = limits.nodes or 0
@@ -198,10 +221,8 @@ class Searcher:
             self._limits = limits
             self._arm_timer(None if limits.hard_time is None
                             else limits.hard_time - (start - self._clock))
-            if limits.stop_requested:
-                self.stop()
         paper = self.profile == PROFILE_PAPER
-        max_depth = min(limits.depth or MAX_SEARCH_DEPTH, MAX_SEARCH_DEPTH)
+        max_depth = limits.max_depth
         lines = max(1, min(limits.multipv, len(order)))
         prev_lines = [[] for _ in range(lines)]
         scores = [0] * lines

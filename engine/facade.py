@@ -19,7 +19,6 @@ from engine.driver import Iteration, Limits
 from engine.session import Session
 from engine.eval import TERM_NAMES, evaluate_full_white, evaluate_white, scratch_sums, side_terms
 from engine.options import OPTIONS
-from engine.timeman import budgets
 from engine.types import EMPTY, ST_EG, ST_MG, ST_PHASE, WHITE
 
 CURRMOVE_AFTER = 1.0   # seconds before `info currmove` lines start
@@ -27,22 +26,6 @@ CURRMOVE_AFTER = 1.0   # seconds before `info currmove` lines start
 
 class PositionError(ValueError):
     """A `position` command that cannot be applied; the old position is kept."""
-
-
-@dataclass
-class GoParams:
-    wtime: Optional[int] = None
-    btime: Optional[int] = None
-    winc: Optional[int] = None
-    binc: Optional[int] = None
-    movestogo: Optional[int] = None
-    movetime: Optional[int] = None
-    depth: Optional[int] = None
-    nodes: Optional[int] = None
-    mate: Optional[int] = None
-    infinite: bool = False
-    ponder: bool = False
-    searchmoves: Optional[List[str]] = None
 
 
 class Listener:
@@ -151,39 +134,36 @@ class Engine:
     def searching(self) -> bool:
         return self._busy
 
-    def go(self, params: GoParams) -> None:
+    def go(self, limits: Limits) -> None:
         """Start a search on a worker thread; exactly one `bestmove` line follows. A search
         still running or unwinding (after `stop`, or a ponder miss) is stopped and its
-        bestmove sent first: the new `go` waits for it instead of being dropped."""
+        bestmove sent first: the new `go` waits for it instead of being dropped.
+        `limits` comes from engine.uci.parse_go: its clock and searchmoves are resolved
+        here, for the side to move."""
         arrived = time.perf_counter()   # the GUI's clock runs from here
         if self._thread is not None and self._thread.is_alive():
-            if not (self._limits is not None and self._limits.stop_requested):
+            if not self.searcher.stopped:
                 self.listener.note("a search is still running; stopped for the new 'go'")
             self.wait()
+        self.searcher.clear_stop()      # from here on a `stop` ends this search
         board = self.board.copy()
-        searchmoves = None
-        if params.searchmoves:
-            searchmoves = []
-            for text in params.searchmoves:
+        if limits.searchmoves:
+            moves = []
+            for text in limits.searchmoves:
                 try:
-                    searchmoves.append(board.parse_uci(text))
+                    moves.append(board.parse_uci(text))
                 except ValueError:
                     self.listener.note(f"searchmoves: {text!r} is not legal here, ignored")
-            searchmoves = searchmoves or None
-        white = board.turn == WHITE
-        overhead = self.options["Move Overhead"]
-        soft, hard = budgets(params.wtime if white else params.btime,
-                             params.winc if white else params.binc,
-                             params.movestogo, params.movetime, overhead)
-        limits = Limits(depth=params.depth, nodes=params.nodes, mate=params.mate,
-                        soft_time=soft, hard_time=hard, searchmoves=searchmoves,
-                        infinite=params.infinite or params.ponder,
-                        multipv=self.options["MultiPV"], started_at=arrived)
+            limits.searchmoves = moves or None
+        limits.soft_time, limits.hard_time = limits.clock.budgets(
+            board.turn == WHITE, self.options["Move Overhead"])
+        limits.multipv = self.options["MultiPV"]
+        limits.started_at = arrived
         self._waiting = limits.infinite
         self._release.clear()
         self._busy = True
         self._limits = limits
-        self._thread = threading.Thread(target=self._search_worker, args=(board, limits, params),
+        self._thread = threading.Thread(target=self._search_worker, args=(board, limits),
                                         name="twobig-search", daemon=True)
         self._thread.start()
 
@@ -205,7 +185,7 @@ class Engine:
         except ValueError:
             return 0
 
-    def _search_worker(self, board, limits: Limits, params: GoParams) -> None:
+    def _search_worker(self, board, limits: Limits) -> None:
         best, ponder = 0, 0
         done = threading.Event()
         try:
@@ -216,7 +196,8 @@ class Engine:
                     # Only a search that can outlast CURRMOVE_AFTER reports its current move.
                     threading.Thread(target=self._currmove_monitor, args=(done,),
                                      daemon=True).start()
-                result = self.session.search(board, limits, self.listener.iteration)
+                result = self.session.search(board, limits, self.listener.iteration,
+                                             keep_stop=True)
                 best, ponder = result.best_move, result.ponder_move
         except Exception as exc:   # never lose the bestmove line
             self.listener.note(f"search failed: {exc!r}")
@@ -250,7 +231,6 @@ class Engine:
 
     def stop(self) -> None:
         if self.searching:
-            self._limits.stop_requested = True
             self.searcher.stop()
             self._release.set()
 

@@ -4,6 +4,7 @@ soft: no new iteration is started after it (the driver stretches it when the bes
       changes or the score drops); hard: the search is stopped at it, whatever it is doing.
 Both leave `Move Overhead` for the GUI and the pipe.
 """
+from dataclasses import dataclass
 from typing import Optional, Tuple
 
 DEFAULT_MOVES_TO_GO = 30   # sudden death: plan as if this many moves remained
@@ -32,3 +33,19 @@ def budgets(time_ms: Optional[int], inc_ms: Optional[int], movestogo: Optional[i
     soft = min(ideal, left * SOFT_SHARE)
     hard = min(ideal * HARD_OVER_IDEAL, left * HARD_SHARE)
     return max(MIN_BUDGET, soft), max(MIN_BUDGET, hard)
+
+
+@dataclass
+class Clock:
+    """The clock part of a UCI `go`, in milliseconds as the GUI sent it."""
+    wtime: Optional[int] = None
+    btime: Optional[int] = None
+    winc: Optional[int] = None
+    binc: Optional[int] = None
+    movestogo: Optional[int] = None
+    movetime: Optional[int] = None
+
+    def budgets(self, white: bool, overhead_ms: int) -> Tuple[Optional[float], Optional[float]]:
+        """(soft, hard) seconds for the side to move (white or not)."""
+        return budgets(self.wtime if white else self.btime, self.winc if white else self.binc,
+                       self.movestogo, self.movetime, overhead_ms)

@@ -16,6 +16,7 @@ ENGINE_NAME = "TwoBig"
 ENGINE_AUTHOR = "the TwoBig developers"
 VERSION = "0.1.0"
 
+GO_CLOCK_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime")   # -> Limits.clock
 GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
 GO_FLAGS = ("infinite", "ponder")
 GO_TOKENS = GO_INT_PARAMS + GO_FLAGS + ("searchmoves",)
@@ -36,12 +37,13 @@ def _go_number(text):
 
 
 def parse_go(args):
-    """(GoParams, notes) from the tokens after `go`. A `go` is never refused: a missing or
-    malformed value, an unknown token or a value that makes no sense is ignored or clamped,
-    and each such repair is described in `notes` (sent as `info string` lines)."""
-    from engine.facade import GoParams
+    """(Limits, notes) from the tokens after `go` (engine.driver.Limits: the one record of
+    a request on its way to the kernel). A `go` is never refused: a missing or malformed
+    value, an unknown token or a value that makes no sense is ignored or clamped, and each
+    such repair is described in `notes` (sent as `info string` lines)."""
+    from engine.driver import Limits
 
-    params = GoParams()
+    limits = Limits()
     notes = []
     seen = set()
     i = 0
@@ -52,13 +54,14 @@ def parse_go(args):
             notes.append(f"go: '{token}' given twice, the last one counts")
         seen.add(token)
         if token in GO_FLAGS:
-            setattr(params, token, True)
+            setattr(limits, token, True)
+            limits.infinite = True      # pondering, too, lasts until `stop` or `ponderhit`
         elif token == "searchmoves":
             moves = []
             while i < len(args) and args[i] not in GO_TOKENS:
                 moves.append(args[i])
                 i += 1
-            params.searchmoves = moves
+            limits.searchmoves = moves or None
             if not moves:
                 notes.append("go: 'searchmoves' without moves; ignored")
         elif token in GO_INT_PARAMS:
@@ -72,21 +75,21 @@ def parse_go(args):
             i += 1
             value = _repair_go_value(token, value, notes)
             if value is not None:
-                setattr(params, token, value)
+                setattr(limits.clock if token in GO_CLOCK_PARAMS else limits, token, value)
         else:
             notes.append(f"go: unknown parameter {token!r} ignored")
-    if notes and not _has_limit(params):
+    if notes and not _has_limit(limits):
         # What the GUI meant was lost; a bounded search still answers it (a bare `go`
         # keeps its meaning: search until `stop` or the depth limit).
-        params.movetime = REPAIRED_GO_MOVETIME_MS
+        limits.clock.movetime = REPAIRED_GO_MOVETIME_MS
         notes.append(f"go: no usable limit left; searching {REPAIRED_GO_MOVETIME_MS} ms")
-    return params, list(dict.fromkeys(notes))[:MAX_GO_NOTES]
+    return limits, list(dict.fromkeys(notes))[:MAX_GO_NOTES]
 
 
-def _has_limit(params):
+def _has_limit(limits):
     """Whether the go bounds the search or says to wait for stop (a clock of 0 counts)."""
-    return any(getattr(params, name) is not None and getattr(params, name) is not False
-               for name in GO_LIMITS)
+    return any(getattr(limits.clock if name in GO_CLOCK_PARAMS else limits, name)
+               not in (None, False) for name in GO_LIMITS)
 
 
 def _repair_go_value(token, value, notes):
@@ -101,8 +104,8 @@ def _repair_go_value(token, value, notes):
         notes.append(f"go: 'depth' {value} is below 1; depth 1 used")
         return 1
     if token == "depth" and value > MAX_SEARCH_DEPTH:
+        # Kept as given: Limits.max_depth is where the cap is applied.
         notes.append(f"go: 'depth' {value} is above {MAX_SEARCH_DEPTH}; depth {MAX_SEARCH_DEPTH} used")
-        return MAX_SEARCH_DEPTH
     if token in ("nodes", "mate", "movestogo") and value < 1:
         notes.append(f"go: '{token}' {value} is not positive; ignored")
         return None
@@ -368,10 +371,10 @@ class UciLoop:
             self.send("")
             self.send(f"Nodes searched: {total}")
             return
-        params, notes = parse_go(args)
+        limits, notes = parse_go(args)
         for note in notes:
             self.info(note)
-        self.engine.go(params)
+        self.engine.go(limits)
 
     def cmd_stop(self, args):
         self.engine.stop()

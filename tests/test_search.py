@@ -144,6 +144,28 @@ def test_stop_flag_ends_the_search():
     assert board.fen() == Board(BENCH_FENS[1]).fen()   # the board is restored
 
 
+def test_a_stop_given_before_the_search_starts_ends_it():
+    """The facade clears the stop flag when `go` arrives and the search thread keeps a
+    stop sent before it started; a plain run clears an old stop (a node limit leaves one)."""
+    searcher = Searcher()
+    board = Board(BENCH_FENS[1])
+    searcher.clear_stop()
+    searcher.stop()
+    result = searcher.run(board, new_table(mb=4), Limits(infinite=True), keep_stop=True)
+    assert result.best_move in board.legal_moves() and result.depth == 0
+    searcher.run(board, new_table(mb=4), Limits(nodes=100))
+    assert searcher.stopped                       # the node limit stopped it...
+    assert searcher.run(board, new_table(mb=4), Limits(depth=3)).depth == 3   # ...not this one
+
+
+def test_depth_is_capped_in_one_place():
+    from engine.types import MAX_SEARCH_DEPTH
+    from engine.uci import parse_go
+    limits, notes = parse_go(["depth", str(MAX_SEARCH_DEPTH + 50)])
+    assert limits.max_depth == MAX_SEARCH_DEPTH and notes
+    assert Limits(depth=0).max_depth == 1 and Limits().max_depth == MAX_SEARCH_DEPTH
+
+
 def test_node_limit_is_respected():
     _, result = run(BENCH_FENS[0], nodes=5000)
     assert 5000 <= result.nodes <= 5000 + 200

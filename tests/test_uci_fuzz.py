@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.types import MAX_SEARCH_DEPTH
-from engine.uci import GO_INT_PARAMS, UciLoop, parse_go
+from engine.uci import GO_CLOCK_PARAMS, GO_INT_PARAMS, UciLoop, parse_go
 
 WORDS = ["go", "stop", "ponderhit", "isready", "setoption", "name", "value", "Hash", "MultiPV",
          "Clear", "depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo",
@@ -63,14 +63,14 @@ def _settle(uci, out):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tokens=st.lists(TOKEN, max_size=12))
 def test_parse_go_never_refuses(tokens):
-    params, notes = parse_go(tokens)
+    limits, notes = parse_go(tokens)
     for name in GO_INT_PARAMS:
-        value = getattr(params, name)
+        value = getattr(limits.clock if name in GO_CLOCK_PARAMS else limits, name)
         assert value is None or isinstance(value, int)
-    if params.depth is not None:
-        assert 1 <= params.depth <= MAX_SEARCH_DEPTH
-    for name in ("nodes", "mate", "movestogo"):
-        assert getattr(params, name) is None or getattr(params, name) >= 1
+    assert 1 <= limits.max_depth <= MAX_SEARCH_DEPTH
+    for name in ("nodes", "mate"):
+        assert getattr(limits, name) is None or getattr(limits, name) >= 1
+    assert limits.clock.movestogo is None or limits.clock.movestogo >= 1
     assert all(isinstance(n, str) for n in notes)
 
 
