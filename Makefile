@@ -53,15 +53,21 @@ bench: install
 bench-tt: install
 	$(BIN)/python scripts/bench_tt.py
 
-# The thesis' experiments (matplotlib and tqdm are only needed here).
+# The thesis' experiments (matplotlib, tqdm and dask.distributed are only needed here). The
+# cells run on a local Dask cluster (EXPERIMENT_JOBS workers, default one per core), or on
+# the cluster of SCHEDULER: `make experiments SCHEDULER=tcp://HOST:8786`.
+EXPERIMENT_JOBS ?=
+SCHEDULER       ?=
+EXPERIMENT_ARGS := $(if $(EXPERIMENT_JOBS),--jobs $(EXPERIMENT_JOBS)) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
+
 experiments-deps: install
 	$(BIN)/python -m pip install --quiet -e '.[test,experiments]'
 
 experiments-quick: experiments-deps
-	$(BIN)/python scripts/tt_experiments.py --quick
+	$(BIN)/python scripts/tt_experiments.py --quick $(EXPERIMENT_ARGS)
 
 experiments: experiments-deps
-	$(BIN)/python scripts/tt_experiments.py
+	$(BIN)/python scripts/tt_experiments.py $(EXPERIMENT_ARGS)
 
 # Match opponents (Debian engines and Sunfish); see scripts/match.py.
 opponents:

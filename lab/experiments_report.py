@@ -1,7 +1,19 @@
-"""Tables, plots and the thesis-versus-TwoBig comparison for scripts/tt_experiments.py."""
+"""Tables, plots and the thesis-versus-TwoBig comparison for scripts/tt_experiments.py.
+
+Scheme differences come with a paired bootstrap over the test positions
+(`paired_bootstrap`): the positions are resampled with replacement, both schemes' totals
+are taken over the same resampled positions, and the 2.5% and 97.5% quantiles of the ratio
+give a 95% interval for the percent difference. A difference whose interval includes 0 is
+reported as "within noise". Rows written before per-position counts were kept have no
+interval. The resampling is seeded, so the report is the same on every rebuild.
+"""
+import functools
 import math
 from collections import defaultdict
 from pathlib import Path
+from typing import NamedTuple, Optional
+
+import numpy as np
 
 SCHEMES = ["DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TwoDEEP", "TwoBig1"]
 ONE_LEVEL = ["DEEP", "NEW", "OLD", "BIG1", "BIGALL"]
@@ -9,6 +21,10 @@ TWO_LEVEL = ["TwoDEEP", "TwoBig1"]
 USES = ["none", "move", "score", "exact", "bounds", "full"]
 USE_LABEL = {"none": "no table", "move": "move only", "score": "score only",
              "exact": "exact scores only", "bounds": "bounds only", "full": "move and score"}
+METRICS = {"nodes": "per_position", "thesis_nodes": "per_position_thesis"}
+RESAMPLES = 10_000
+BOOTSTRAP_SEED = 20_240_616
+CONFIDENCE = 0.95
 
 
 def _num(value):
@@ -18,11 +34,85 @@ def _num(value):
         return math.nan
 
 
-def _index(rows, experiment):
-    """{(test_set, stamping, depth): {(scheme, size_k, use, bits): row}}"""
+# -- paired bootstrap ------------------------------------------------------------------------
+class Difference(NamedTuple):
+    """`other` against `base` over the same positions: 100 * (sum(other) / sum(base) - 1)
+    and its bootstrap interval (percent)."""
+    percent: float
+    low: float
+    high: float
+
+    @property
+    def within_noise(self) -> bool:
+        return self.low <= 0.0 <= self.high
+
+    def text(self, digits: int = 1) -> str:
+        note = ", within noise" if self.within_noise else ""
+        return (f"{self.percent:+.{digits}f}% [{self.low:+.{digits}f}, "
+                f"{self.high:+.{digits}f}]{note}")
+
+
+@functools.lru_cache(maxsize=32)
+def _resample_counts(n: int, resamples: int, seed: int) -> np.ndarray:
+    """How often each of n positions is drawn in each resample: (resamples, n) counts of
+    n draws with replacement (a multinomial), so that a resampled total is one dot product."""
+    rng = np.random.default_rng(seed)
+    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).astype(np.float64)
+    counts.flags.writeable = False
+    return counts
+
+
+def paired_bootstrap(base, other, resamples: int = RESAMPLES, seed: int = BOOTSTRAP_SEED,
+                     confidence: float = CONFIDENCE) -> Difference:
+    """Percent difference of the total of `other` against the total of `base`, two arrays
+    of per-position counts of the same positions in the same order, with a `confidence`
+    interval from `resamples` paired bootstrap resamples of the positions (seeded).
+
+    Raises ValueError for arrays of different or zero length, or a zero base total."""
+    base = np.asarray(base, dtype=np.float64)
+    other = np.asarray(other, dtype=np.float64)
+    if base.ndim != 1 or base.shape != other.shape or base.size == 0:
+        raise ValueError(f"need two equally long lists of counts, got {base.shape} and {other.shape}")
+    if base.sum() <= 0:
+        raise ValueError("the base total is zero")
+    counts = _resample_counts(base.size, int(resamples), int(seed))
+    base_totals = counts @ base
+    ratios = (counts @ other) / np.where(base_totals > 0, base_totals, np.nan)
+    tail = (1.0 - confidence) / 2.0
+    low, high = np.nanquantile(ratios, [tail, 1.0 - tail])
+    point = other.sum() / base.sum()
+    return Difference(100.0 * (point - 1.0), 100.0 * (low - 1.0), 100.0 * (high - 1.0))
+
+
+def per_position(row, metric: str = "nodes") -> Optional[np.ndarray]:
+    """A row's per-position counts of `metric` ("nodes" or "thesis_nodes"), None if the row
+    has none (rows of older runs)."""
+    text = (row.get(METRICS[metric]) or "").strip() if row else ""
+    if not text:
+        return None
+    return np.array(text.split(), dtype=np.float64)
+
+
+def compare(base_row, other_row, metric: str = "nodes") -> Optional[Difference]:
+    """`other_row` against `base_row` (the same positions) with its interval; None where
+    either row lacks per-position counts."""
+    a, b = per_position(base_row, metric), per_position(other_row, metric)
+    if a is None or b is None or a.shape != b.shape:
+        return None
+    return paired_bootstrap(a, b)
+
+
+def _index(rows, experiment, seeded: bool = False):
+    """{(test_set, stamping, depth): {(scheme, size_k, use, bits): row}} of the rows with the
+    Polyglot keys (seeded=False) or of those with a seeded key set (key: (..., bits, seed))."""
     out = defaultdict(dict)
     for r in rows:
-        if r["experiment"] != experiment:
+        seed = r.get("key_seed") or ""
+        if r["experiment"] != experiment or bool(seed) != seeded:
+            continue
+        if seeded:
+            out[(r["test_set"], r["stamping"] == "True", int(r["depth"]))][
+                (r["scheme"], int(r["positions_k"]), r["use"], int(r["key_bits"]), int(seed))] = r
             continue
         out[(r["test_set"], r["stamping"] == "True", int(r["depth"]))][
             (r["scheme"], int(r["positions_k"]), r["use"], int(r["key_bits"]))] = r
@@ -87,56 +177,116 @@ def _plot_uses(cells, sizes, title, path):
     _finish(fig, ax, sizes, title, path)
 
 
-def write_report(rows, out_dir: Path, quick: bool) -> None:
-    out_dir = Path(out_dir)
-    lines = ["# Breuker's transposition-table experiments, run again with TwoBig", ""]
-    lines += [
-        "Generated by `scripts/tt_experiments.py`" + (" --quick" if quick else "") +
-        " from `results.csv` in this folder. Search: the `paper` profile (the thesis' ALIBABA "
-        "conditions: iterative deepening, aspiration windows of one pawn, PVS, quiescence on "
-        "captures and promotions, ordering by refutation line, TT move, MVV-LVA, promotions, "
-        "history). Nodes = interior + leaves + quiescence nodes, summed over the test set. "
-        "Test sets: middle game = the thesis' 94 positions (Kasparov, VSB Amsterdam 1994); "
-        "endgame = 104 positions of 10 of Kasparov's 1994 games (`endgame_set.epd`), the "
-        "thesis' own endgame games being unavailable; `short` = the 18 Kasparov-Short "
-        "positions; `endgame21` = 21 consecutive positions of one endgame.", ""]
-    schemes = _index(rows, "schemes")
+class _Tally:
+    """How often a claim held over the data points, and how often outside the noise."""
 
-    # 1. Replacement schemes ------------------------------------------------------------
-    lines += ["## 1. Replacement schemes (thesis 2.7.1, Figures 2.8-2.11)", ""]
-    spreads_small, spreads_big, stamping_gain, twobig_best, two_beats_one = [], [], [], [], []
-    old_new_worst, big_diff = [], []
+    def __init__(self):
+        self.held = self.points = self.with_data = self.significant = 0
+
+    def add(self, held: bool, difference: Optional[Difference] = None, clear: bool = None):
+        """`clear`: the claim held outside the noise (default: held and the interval
+        excludes 0)."""
+        self.points += 1
+        self.held += bool(held)
+        if difference is not None:
+            self.with_data += 1
+            if clear is None:
+                clear = held and not difference.within_noise
+            self.significant += bool(clear)
+
+    def share(self) -> str:
+        return f"{self.held}/{self.points}" if self.points else "n/a"
+
+    def noise_note(self) -> str:
+        if not self.with_data:
+            return ""
+        return (f"; outside the noise (95% interval excludes 0) at {self.significant} of the "
+                f"{self.with_data} points with per-position counts")
+
+
+def _cell_values(cell, size, metric):
+    return {s: _num(cell[(s, size, "full", 64)].get(metric)) for s in SCHEMES
+            if (s, size, "full", 64) in cell and not math.isnan(_num(cell[(s, size, "full", 64)].get(metric)))}
+
+
+def _scheme_table(cell, sizes, metric):
+    """Markdown rows of one (test set, stamping, depth) cell in `metric`, with the spread
+    and TwoBig1 against the best other scheme (intervals where per-position data exists)."""
+    lines = ["| size | " + " | ".join(SCHEMES) + " | spread (worst vs best) | TwoBig1 vs best other |",
+             "|---|" + "---|" * (len(SCHEMES) + 2)]
+    for size in sizes:
+        values = _cell_values(cell, size, metric)
+        if not values:
+            continue
+        best_scheme = min(values, key=values.get)
+        worst_scheme = max(values, key=values.get)
+        best = values[best_scheme]
+        spread = compare(cell[(best_scheme, size, "full", 64)], cell[(worst_scheme, size, "full", 64)], metric)
+        spread_text = spread.text() if spread else f"{(values[worst_scheme] - best) / best * 100:.1f}%"
+        versus = ""
+        others = {s: v for s, v in values.items() if s != "TwoBig1"}
+        if "TwoBig1" in values and others:
+            rival = min(others, key=others.get)
+            diff = compare(cell[(rival, size, "full", 64)], cell[("TwoBig1", size, "full", 64)], metric)
+            pct = (values["TwoBig1"] - others[rival]) / others[rival] * 100
+            versus = f"{rival}: " + (diff.text() if diff else f"{pct:+.1f}%")
+        lines.append(f"| {_fmt_k(size)} | " + " | ".join(
+            (f"**{values[s] / 1e6:.2f}M**" if values.get(s) == best else f"{values[s] / 1e6:.2f}M")
+            if s in values else "" for s in SCHEMES) + f" | {spread_text} | {versus} |")
+    return lines
+
+
+def _section_schemes(rows, out_dir, lines):
+    """Section 1; returns the tallies and figures the conclusions use."""
+    schemes = _index(rows, "schemes")
+    lines += ["## 1. Replacement schemes (thesis 2.7.1, Figures 2.8-2.11)", "",
+              "Each table: total nodes per scheme; the spread between the worst and the best "
+              "scheme; TwoBig1 against the best other scheme (negative: TwoBig1 searched fewer "
+              "nodes), with 95% paired bootstrap intervals where the rows keep per-position "
+              "counts. Where the rows also have the thesis' count (interior nodes + horizon "
+              "leaves, no quiescence), a second table gives it.", ""]
+    found = dict(spreads_small=[], spreads_big=[], stamping_gain=[], big_diff=[],
+                 twobig_best=_Tally(), two_beats_one=_Tally(), old_new_worst=_Tally(),
+                 big_same=_Tally(), stamping_helps=_Tally(), one_percent={})
     for (test_set, stamping, depth) in sorted(schemes):
         cell = schemes[(test_set, stamping, depth)]
         sizes = sorted({k[1] for k in cell})
-        lines += [f"### {test_set}, depth {depth}, time stamping {'on' if stamping else 'off'}", "",
-                  "| size | " + " | ".join(SCHEMES) + " | spread |",
-                  "|---|" + "---|" * (len(SCHEMES) + 1)]
+        lines += [f"### {test_set}, depth {depth}, time stamping {'on' if stamping else 'off'}", ""]
+        lines += _scheme_table(cell, sizes, "nodes") + [""]
+        if any(_num(r.get("thesis_nodes")) > 0 for r in cell.values()):
+            lines += ["The thesis' count (interior nodes + horizon leaves):", ""]
+            lines += _scheme_table(cell, sizes, "thesis_nodes") + [""]
         for size in sizes:
-            values = {s: _num(cell[(s, size, "full", 64)]["nodes"]) for s in SCHEMES
-                      if (s, size, "full", 64) in cell}
-            if not values:
+            values = _cell_values(cell, size, "nodes")
+            if len(values) != len(SCHEMES) or test_set != "middle":
                 continue
+            row = {s: cell[(s, size, "full", 64)] for s in SCHEMES}
             best = min(values.values())
-            worst = max(values.values())
-            spread = (worst - best) / best * 100
-            lines.append(f"| {_fmt_k(size)} | " + " | ".join(
-                (f"**{values[s] / 1e6:.2f}M**" if values.get(s) == best else f"{values[s] / 1e6:.2f}M")
-                if s in values else "" for s in SCHEMES) + f" | {spread:.1f}% |")
-            if len(values) == len(SCHEMES) and test_set == "middle":
-                (spreads_small if size == sizes[0] else spreads_big if size >= 512 else []).append(spread)
-                twobig_best.append(values["TwoBig1"] == best)
-                two_beats_one.append(min(values[s] for s in TWO_LEVEL) < min(values[s] for s in ONE_LEVEL))
-                ordered = sorted(values, key=values.get)
-                old_new_worst.append(set(ordered[-2:]) == {"OLD", "NEW"})
-                big_diff.append(abs(values["BIG1"] - values["BIGALL"]) / values["BIG1"] * 100)
-                other = schemes.get((test_set, not stamping, depth), {}).get(("TwoBig1", size, "full", 64))
-                if stamping and other:
-                    for s in SCHEMES:
-                        off = schemes[(test_set, False, depth)].get((s, size, "full", 64))
-                        if off:
-                            stamping_gain.append((_num(off["nodes"]) - values[s]) / _num(off["nodes"]) * 100)
-        lines.append("")
+            spread = (max(values.values()) - best) / best * 100
+            if size == sizes[0]:
+                found["spreads_small"].append(spread)
+            elif size >= 512:
+                found["spreads_big"].append(spread)
+            rival = min((s for s in SCHEMES if s != "TwoBig1"), key=values.get)
+            found["twobig_best"].add(values["TwoBig1"] == best, compare(row[rival], row["TwoBig1"]))
+            best_two = min(TWO_LEVEL, key=values.get)
+            best_one = min(ONE_LEVEL, key=values.get)
+            found["two_beats_one"].add(values[best_two] < values[best_one],
+                                       compare(row[best_one], row[best_two]))
+            ordered = sorted(values, key=values.get)
+            third = ordered[-3]
+            old_new = set(ordered[-2:]) == {"OLD", "NEW"}
+            found["old_new_worst"].add(old_new, compare(row[third], row[min(("OLD", "NEW"), key=values.get)]))
+            found["big_diff"].append(abs(values["BIG1"] - values["BIGALL"]) / values["BIG1"] * 100)
+            big = compare(row["BIG1"], row["BIGALL"])
+            found["big_same"].add(big is None or big.within_noise, big,
+                                  clear=None if big is None else big.within_noise)
+            if stamping:
+                for s in SCHEMES:
+                    off = schemes.get((test_set, False, depth), {}).get((s, size, "full", 64))
+                    if off:
+                        found["stamping_gain"].append((_num(off["nodes"]) - values[s]) / _num(off["nodes"]) * 100)
+                        found["stamping_helps"].add(values[s] < _num(off["nodes"]), compare(off, row[s]))
         png = f"schemes_{test_set}_d{depth}_{'stamp' if stamping else 'clear'}.png"
         try:
             _plot_schemes(cell, sizes, f"{test_set}, {depth} ply, time stamping "
@@ -145,28 +295,31 @@ def write_report(rows, out_dir: Path, quick: bool) -> None:
         except ImportError:
             lines += ["(matplotlib not installed: no plot)", ""]
 
-    # 1% rule
     lines += ["### Table size beyond which doubling gains less than 1% (TwoBig1, time stamping)", ""]
-    one_percent = {}
     for (test_set, stamping, depth), cell in sorted(schemes.items()):
         if not stamping:
             continue
         sizes = sorted(k[1] for k in cell if k[0] == "TwoBig1")
         nodes = [_num(cell[("TwoBig1", s, "full", 64)]["nodes"]) for s in sizes]
-        found = None
+        hit = None
         for i in range(len(sizes) - 1):
             if (nodes[i] - nodes[i + 1]) / nodes[i] < 0.01:
-                found = sizes[i]
+                hit = sizes[i]
                 break
-        one_percent[(test_set, depth)] = found
-        label = (_fmt_k(found) if found != sizes[0] else f"<= {_fmt_k(found)}") if found else f">= {_fmt_k(sizes[-1])}"
+        found["one_percent"][(test_set, depth)] = hit
+        label = (_fmt_k(hit) if hit != sizes[0] else f"<= {_fmt_k(hit)}") if hit else f">= {_fmt_k(sizes[-1])}"
         lines.append(f"- {test_set}, depth {depth}: {label}")
     lines.append("")
+    return found
 
-    # 2. Move and score ---------------------------------------------------------------------
+
+def _section_uses(rows, out_dir, lines):
+    """Section 2; returns {(test_set, size, use): (percent against no table, Difference)}."""
     uses = _index(rows, "move_score")
-    lines += ["## 2. Merits of move and score (thesis 2.7.2, Figures 2.13-2.14)", ""]
-    use_summary = {}
+    lines += ["## 2. Merits of move and score (thesis 2.7.2, Figures 2.13-2.14)", "",
+              "Nodes with each part of the entry in use, and the change against no table "
+              "(95% interval where per-position counts exist).", ""]
+    summary = {}
     for (test_set, stamping, depth), cells in sorted(uses.items()):
         sizes = sorted({k[1] for k in cells if k[2] != "none"})
         none = [r for r in cells.values() if r["use"] == "none"]
@@ -180,8 +333,10 @@ def write_report(rows, out_dir: Path, quick: bool) -> None:
                 row = cells.get(("TwoBig1", size, use, 64))
                 if row:
                     nodes = _num(row["nodes"])
-                    cols.append(f"{nodes / 1e6:.2f}M ({(nodes - base) / base * 100:+.0f}%)")
-                    use_summary[(test_set, size, use)] = (nodes - base) / base * 100
+                    diff = compare(none[0], row) if none else None
+                    pct = (nodes - base) / base * 100
+                    cols.append(f"{nodes / 1e6:.2f}M ({diff.text(0) if diff else f'{pct:+.0f}%'})")
+                    summary[(test_set, size, use)] = (pct, diff)
                 else:
                     cols.append("")
             lines.append(f"| {_fmt_k(size)} | " + " | ".join(cols) + " |")
@@ -198,22 +353,18 @@ def write_report(rows, out_dir: Path, quick: bool) -> None:
             lines += [f"![{png}]({png})", ""]
         except ImportError:
             pass
+    return summary
 
-    # 3. n-ply PV ------------------------------------------------------------------------------
-    lines += ["## 3. n-ply principal variation in the entry (thesis 2.7.3)", "",
-              "Not run. A TwoBig slot is three 64-bit words (key; move, score, depth, bound, "
-              "generation; subtree size) and has no room for further moves: storing an n-ply "
-              "line needs 16 more bits per ply (80 bits for n = 5), i.e. a fourth and fifth "
-              "word, which would change the table's memory per position for every other "
-              "experiment. The thesis itself found fewer than 0.1% of nodes benefit and called "
-              "its results preliminary.", ""]
 
-    # 4. Collisions -----------------------------------------------------------------------------
+def _section_collisions(rows, lines):
     lines += ["## 4. Collisions against Feldmann's formula (thesis 2.4.2, equation 2.2)", "",
               "One-level DEEP table, cleared before each position. For each search, M = non-empty "
               "entries after it + collisions during it (footnote 12) and N = entries give the "
               "expected type-2 collisions E = M - N(1 - e^(-M/N)); M and E are summed over "
-              "the positions.", "",
+              "the positions. This M is not the number of distinct positions stored: a position "
+              "stored, overwritten and stored again counts twice, so M is partly made of the "
+              "collisions it predicts; counting distinct keys needs a counter in the table "
+              "itself (not there yet).", "",
               "| size | depth | measured collisions | M | E (equation 2.2) | measured / E |", "|---|---|---|---|---|---|"]
     for (test_set, stamping, depth), cells in sorted(_index(rows, "collisions").items()):
         for (scheme, size, use, bits), r in sorted(cells.items(), key=lambda kv: kv[0][1]):
@@ -232,29 +383,119 @@ def write_report(rows, out_dir: Path, quick: bool) -> None:
                          f"{int(_num(r['type1'])):,} | {int(_num(r['type1_caught'])):,} |")
     lines.append("")
 
-    # Conclusions ------------------------------------------------------------------------------
-    def share(flags):
-        return f"{sum(flags)}/{len(flags)}" if flags else "n/a"
+
+def _section_noise(rows, lines):
+    """Section 5: cells repeated with seeded Zobrist key sets. Returns the noise floor: the
+    largest spread (max - min, % of the mean) of one cell's totals over its key sets."""
+    seeded = _index(rows, "noise", seeded=True)
+    if not seeded:
+        return math.nan
+    polyglot = _index(rows, "schemes")
+    lines += ["## 5. Noise floor: the same cells with seeded random Zobrist keys", "",
+              "Headline cells searched again with random 64-bit key sets (numpy's generator "
+              "seeded 1, 2, ...) instead of the Polyglot keys. The keys change only which "
+              "positions share a bucket, so the spread of a cell's totals over its key sets is "
+              "how far luck alone moves a total. A scheme difference smaller than this floor is "
+              "noise, whatever its bootstrap interval.", ""]
+    floor = 0.0
+    for (test_set, stamping, depth), cells in sorted(seeded.items()):
+        seeds = sorted({k[4] for k in cells})
+        base_cell = polyglot.get((test_set, stamping, depth), {})
+        lines += [f"### {test_set}, depth {depth}, time stamping {'on' if stamping else 'off'}", "",
+                  "| size | scheme | Polyglot | " + " | ".join(f"seed {s}" for s in seeds) +
+                  " | mean | spread |", "|---|---|---|" + "---|" * (len(seeds) + 2)]
+        totals = {}
+        for scheme, size in sorted({(k[0], k[1]) for k in cells}, key=lambda k: (k[1], SCHEMES.index(k[0]))):
+            reference = base_cell.get((scheme, size, "full", 64))
+            values = [_num(reference["nodes"])] if reference else []
+            by_seed = [_num(cells[(scheme, size, "full", 64, s)]["nodes"]) if (scheme, size, "full", 64, s) in cells
+                       else math.nan for s in seeds]
+            values += [v for v in by_seed if not math.isnan(v)]
+            totals[(scheme, size)] = ([reference] if reference else [None]) + \
+                [cells.get((scheme, size, "full", 64, s)) for s in seeds]
+            mean = sum(values) / len(values)
+            spread = (max(values) - min(values)) / mean * 100
+            floor = max(floor, spread)
+            lines.append(f"| {_fmt_k(size)} | {scheme} | "
+                         + (f"{values[0] / 1e6:.3f}M" if reference else "") + " | "
+                         + " | ".join(f"{v / 1e6:.3f}M" if not math.isnan(v) else "" for v in by_seed)
+                         + f" | {mean / 1e6:.3f}M | {spread:.2f}% |")
+        lines.append("")
+        pairs = [(scheme, size) for (scheme, size) in totals if scheme != "TwoBig1" and ("TwoBig1", size) in totals]
+        if pairs:
+            lines += ["TwoBig1 against each scheme, key set by key set (Polyglot first):", ""]
+            for scheme, size in sorted(pairs, key=lambda k: (k[1], SCHEMES.index(k[0]))):
+                diffs = []
+                for mine, theirs in zip(totals[("TwoBig1", size)], totals[(scheme, size)]):
+                    if mine and theirs:
+                        diffs.append((_num(mine["nodes"]) - _num(theirs["nodes"])) / _num(theirs["nodes"]) * 100)
+                if diffs:
+                    sign = ("always fewer nodes" if max(diffs) < 0 else "always more nodes" if min(diffs) > 0
+                            else "the sign depends on the keys")
+                    lines.append(f"- {_fmt_k(size)}, vs {scheme}: " + ", ".join(f"{d:+.2f}%" for d in diffs)
+                                 + f" ({sign})")
+            lines.append("")
+    lines += [f"Noise floor: the key set alone moved a cell's total by up to {floor:.2f}% "
+              "(largest spread above).", ""]
+    return floor
+
+
+def write_report(rows, out_dir: Path, quick: bool) -> None:
+    """Write out_dir/README.md (and the plots) from the CSV's rows."""
+    out_dir = Path(out_dir)
+    lines = ["# Breuker's transposition-table experiments, run again with TwoBig", ""]
+    lines += [
+        "Generated by `scripts/tt_experiments.py`" + (" --quick" if quick else "") +
+        " from `results.csv` in this folder. Search: the `paper` profile (the thesis' ALIBABA "
+        "conditions: iterative deepening, aspiration windows of one pawn, PVS, quiescence on "
+        "captures and promotions, ordering by refutation line, TT move, MVV-LVA, promotions, "
+        "history). Nodes = interior + leaves + quiescence nodes, summed over the test set; "
+        "the thesis' count (interior nodes + horizon leaves, no quiescence) is given beside it "
+        "where the rows have it. Intervals: 95% paired bootstrap over the positions "
+        f"({RESAMPLES:,} resamples); \"within noise\" where the interval includes 0. "
+        "Test sets: middle game = the thesis' 94 positions (Kasparov, VSB Amsterdam 1994); "
+        "endgame = 104 positions of 10 of Kasparov's 1994 games (`endgame_set.epd`), the "
+        "thesis' own endgame games being unavailable; `short` = the 18 Kasparov-Short "
+        "positions; `endgame21` = 21 consecutive positions of one endgame.", ""]
+    found = _section_schemes(rows, out_dir, lines)
+    use_summary = _section_uses(rows, out_dir, lines)
+    lines += ["## 3. n-ply principal variation in the entry (thesis 2.7.3)", "",
+              "Not run. A TwoBig slot is three 64-bit words (key; move, score, depth, bound, "
+              "generation; subtree size) and has no room for further moves: storing an n-ply "
+              "line needs 16 more bits per ply (80 bits for n = 5), i.e. a fourth and fifth "
+              "word, which would change the table's memory per position for every other "
+              "experiment. The thesis itself found fewer than 0.1% of nodes benefit and called "
+              "its results preliminary.", ""]
+    _section_collisions(rows, lines)
+    floor = _section_noise(rows, lines)
 
     def mean(values):
         return sum(values) / len(values) if values else math.nan
 
+    best, two, worst, same, stamp = (found[k] for k in ("twobig_best", "two_beats_one", "old_new_worst",
+                                                         "big_same", "stamping_helps"))
+    verdict = lambda t, share: ("yes" if t.points and t.held >= share * t.points
+                                else "partly" if t.held else "no")
     lines += ["## The thesis' conclusions and ours", "",
+              "Middle game, total nodes (with quiescence)."
+              + (f" Noise floor from the seeded key sets: {floor:.2f}%." if not math.isnan(floor) else ""), "",
               "| thesis | TwoBig | reproduced? |", "|---|---|---|",
-              f"| TwoBig1 is the best scheme | best at {share(twobig_best)} middle-game data points | "
-              f"{'yes' if twobig_best and sum(twobig_best) >= 0.5 * len(twobig_best) else 'partly' if any(twobig_best) else 'no'} |",
-              f"| two-level schemes beat one-level ones | at {share(two_beats_one)} data points | "
-              f"{'yes' if two_beats_one and sum(two_beats_one) >= 0.75 * len(two_beats_one) else 'partly'} |",
-              f"| OLD and NEW are the worst | the two worst at {share(old_new_worst)} data points | "
-              f"{'yes' if old_new_worst and sum(old_new_worst) >= 0.75 * len(old_new_worst) else 'partly'} |",
-              f"| BIG1 ~ BIGALL | mean difference {mean(big_diff):.2f}% | {'yes' if mean(big_diff) < 2 else 'no'} |",
-              f"| spread best-worst 21% at 8K | {mean(spreads_small):.1f}% at the smallest size | see text |",
-              f"| spread ~3% from 512K up | {mean(spreads_big):.1f}% | see text |",
-              f"| time stamping saves ~2% | {mean(stamping_gain):.1f}% on average (all schemes, sizes, depths) | see text |"]
-    mid = [v for (ts, size, use), v in use_summary.items() if ts == "short"]
-    if mid:
+              f"| TwoBig1 is the best scheme | best at {best.share()} data points{best.noise_note()} | "
+              f"{verdict(best, 0.5)} |",
+              f"| two-level schemes beat one-level ones | at {two.share()} data points{two.noise_note()} | "
+              f"{verdict(two, 0.75)} |",
+              f"| OLD and NEW are the worst | the two worst at {worst.share()} data points{worst.noise_note()} | "
+              f"{verdict(worst, 0.75)} |",
+              f"| BIG1 ~ BIGALL | mean difference {mean(found['big_diff']):.2f}%"
+              + (f"; within noise at {same.significant} of {same.with_data} points" if same.with_data else "")
+              + f" | {'yes' if mean(found['big_diff']) < 2 else 'no'} |",
+              f"| spread best-worst 21% at 8K | {mean(found['spreads_small']):.1f}% at the smallest size | see text |",
+              f"| spread ~3% from 512K up | {mean(found['spreads_big']):.1f}% | see text |",
+              f"| time stamping saves ~2% | {mean(found['stamping_gain']):.1f}% on average (all schemes, sizes, "
+              f"depths); fewer nodes at {stamp.share()}{stamp.noise_note()} | see text |"]
+    if any(ts == "short" for (ts, size, use) in use_summary):
         largest = max(size for (ts, size, use) in use_summary if ts == "short")
-        get = lambda ts, use: use_summary.get((ts, largest, use), math.nan)
+        get = lambda ts, use: use_summary.get((ts, largest, use), (math.nan, None))[0]
         lines += [
             f"| score matters more than move | at {_fmt_k(largest)}: move only {get('short', 'move'):+.0f}%, "
             f"score only {get('short', 'score'):+.0f}% | {'yes' if get('short', 'score') < get('short', 'move') else 'no'} |",
@@ -263,6 +504,7 @@ def write_report(rows, out_dir: Path, quick: bool) -> None:
             f"| move only -36%, full -68% (middle game, 256K) | move only {get('short', 'move'):+.0f}%, "
             f"full {get('short', 'full'):+.0f}% at {_fmt_k(largest)} | see text |"]
     lines += ["| doubling gains < 1% beyond 256K at 7 ply (middle game) | "
-              + ", ".join(f"{d} ply: {_fmt_k(v) if v else 'none'}" for (ts, d), v in sorted(one_percent.items()) if ts == "middle")
+              + ", ".join(f"{d} ply: {_fmt_k(v) if v else 'none'}"
+                          for (ts, d), v in sorted(found["one_percent"].items()) if ts == "middle")
               + " | see text |", ""]
     (out_dir / "README.md").write_text("\n".join(lines) + "\n")

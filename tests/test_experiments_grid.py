@@ -1,0 +1,245 @@
+"""Issue 16's machinery: per-position and thesis counts, seeded Zobrist key sets, the CSV
+(old rows, rerun skips), the paired bootstrap and the report, and the grid on Dask."""
+import csv
+import importlib.util
+from pathlib import Path
+
+import chess
+import chess.polyglot
+import numpy as np
+import pytest
+
+from lab import experiments as X
+from lab import experiments_report as R
+
+ROOT = Path(__file__).resolve().parent.parent
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+
+
+@pytest.fixture(scope="module")
+def script():
+    spec = importlib.util.spec_from_file_location("tt_experiments", ROOT / "scripts" / "tt_experiments.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# -- per-position counts and the thesis' count ----------------------------------------------
+def _ints(text):
+    return [int(x) for x in text.split()]
+
+
+def test_rows_keep_per_position_and_thesis_counts():
+    cleared = X.run_config(X.RunConfig("middle:3", "TwoBig1", 8, False, 3), [2, 3])
+    for row in cleared.values():
+        assert row["positions"] == 3
+        assert sum(_ints(row["per_position"])) == row["nodes"]
+        assert sum(_ints(row["per_position_thesis"])) == row["thesis_nodes"]
+        assert row["thesis_nodes"] == row["nodes"] - row["qnodes"] + row["horizon_leaves"]
+        assert 0 < row["horizon_leaves"] and 0 < row["thesis_nodes"] < row["nodes"]
+    # The shallower depth of one cleared pass is read at the end of its iteration: it equals
+    # a search to that depth alone in every count, per position too.
+    alone = X.run_config(X.RunConfig("middle:3", "TwoBig1", 8, False, 2), [2])[2]
+    for name in ("nodes", "qnodes", "horizon_leaves", "thesis_nodes", "per_position",
+                 "per_position_thesis"):
+        assert cleared[2][name] == alone[name], name
+    assert cleared[2]["nodes"] < cleared[3]["nodes"]
+
+
+def test_test_set_prefixes_and_games_1_to_3():
+    assert X.positions_for("middle:4") == X.middle_game_positions()[:4]
+    first3 = X.positions_for("middle44")
+    assert len(first3) == 44
+    assert first3 == X.middle_game_positions()[:44]
+
+
+# -- seeded Zobrist key sets ------------------------------------------------------------------
+def test_key_seed_changes_keys_not_moves_or_perft():
+    from engine.board import Board
+
+    for fen in (KIWIPETE, EP_FEN, chess.STARTING_FEN):
+        polyglot = Board(fen)
+        one, again, two = X.board_for(fen, 1), X.board_for(fen, 1), X.board_for(fen, 2)
+        assert polyglot.key == chess.polyglot.zobrist_hash(chess.Board(fen))  # default untouched
+        assert len({polyglot.key, one.key, two.key}) == 3
+        assert one.key == again.key
+        assert sorted(one.legal_moves()) == sorted(polyglot.legal_moves())
+        assert one.perft(3) == polyglot.perft(3)
+    # The incremental key of make/unmake agrees with a from-scratch key in the new key set.
+    board = X.board_for(KIWIPETE, 3)
+    for uci in ("e1g1", "h3g2", "a2a4", "b4a3", "g1g2"):
+        board.push_uci(uci)
+        assert board.key == X.board_for(board.fen(), 3).key
+    assert X.key_tables(3).u.flags.writeable is False
+
+
+def test_search_with_a_key_seed_is_deterministic():
+    from engine.driver import Limits
+    from engine.session import Session
+
+    def nodes(seed):
+        session = Session(profile="paper", positions=64)     # a tiny table: many collisions
+        return session.search(X.board_for(KIWIPETE, seed), Limits(depth=4)).nodes
+
+    assert nodes(1) == nodes(1)
+    assert len({nodes(None), nodes(1), nodes(2)}) == 3   # the keys decide the collisions
+
+
+# -- the CSV ---------------------------------------------------------------------------------
+OLD_FIELDS = [f for f in X.FIELDS if f not in ("key_seed", "horizon_leaves", "thesis_nodes",
+                                               "per_position", "per_position_thesis")]
+CELL = ("schemes", dict(test_set="middle:2", scheme="DEEP", positions_k=8, stamping=True), [2])
+
+
+def _write_old_csv(path):
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=OLD_FIELDS)
+        writer.writeheader()
+        writer.writerow(dict(experiment="schemes", test_set="middle:2", scheme="DEEP", positions_k=8,
+                             stamping="True", use="full", key_bits=64, depth=2, positions=2,
+                             nodes=1000, qnodes=900, commit="abc"))
+        handle.write("schemes,middle:2,NEW,8,Tr")          # a row cut short by an interruption
+
+
+def test_old_rows_are_read_skipped_and_migrated(tmp_path):
+    path = tmp_path / "results.csv"
+    _write_old_csv(path)
+    rows = X.read_rows(path)
+    assert len(rows) == 1
+    assert rows[0]["key_seed"] == rows[0]["per_position"] == rows[0]["thesis_nodes"] == ""
+    assert X.cells_to_do([CELL], rows) == []
+    seeded = ("noise", dict(CELL[1], key_seed=1), [2])
+    assert X.cells_to_do([CELL, seeded], rows) == [seeded]
+    handle, writer = X.open_results(path)
+    writer.writerow({"experiment": "noise", "test_set": "middle:2", "scheme": "DEEP",
+                     "positions_k": 8, "stamping": "True", "use": "full", "key_bits": 64,
+                     "key_seed": 1, "depth": 2, "nodes": 990, "per_position": "500 490"})
+    handle.close()
+    with open(path, newline="") as handle:
+        assert next(csv.reader(handle)) == X.FIELDS
+    rows = X.read_rows(path)
+    assert [(r["nodes"], r["key_seed"], r["commit"]) for r in rows] == [("1000", "", "abc"), ("990", "1", "")]
+    assert X.cells_to_do([CELL, seeded], rows) == []
+
+
+def test_plan_cells_are_unique_and_repeat_headline_cells_with_key_seeds(script):
+    for quick in (True, False):
+        cells = script.plan(quick, 6)
+        keys = [X.row_key(e, cfg, d) for e, cfg, depths in cells for d in depths]
+        assert len(keys) == len(set(keys))
+        noise = [cfg for e, cfg, _ in cells if e == "noise"]
+        assert {cfg["key_seed"] for cfg in noise} == ({1, 2} if quick else {1, 2, 3})
+    assert not [c for c in script.plan(True, 6, key_seeds=0) if c[0] == "noise"]
+
+
+# -- paired bootstrap and the report ------------------------------------------------------------
+def test_paired_bootstrap():
+    rng = np.random.default_rng(1)
+    base = rng.integers(10_000, 1_000_000, size=94).astype(float)
+    same = R.paired_bootstrap(base, base)
+    assert same.percent == same.low == same.high == 0 and same.within_noise
+    double = R.paired_bootstrap(base, 2 * base)
+    assert double.percent == pytest.approx(100) and double.low == pytest.approx(100)
+    # Position-by-position noise of +-5% around the same totals: within noise.
+    noisy = base * rng.uniform(0.95, 1.05, size=94)
+    diff = R.paired_bootstrap(base, noisy)
+    assert diff.low < diff.percent < diff.high and diff.within_noise
+    assert R.paired_bootstrap(base, noisy) == diff                         # seeded
+    # A consistent 3% saving with the same noise is outside it.
+    better = R.paired_bootstrap(base, noisy * 0.97)
+    assert better.high < 0 and not better.within_noise
+    assert "within noise" in diff.text() and "within noise" not in better.text()
+    with pytest.raises(ValueError):
+        R.paired_bootstrap(base, base[:-1])
+
+
+def _row(scheme, nodes, experiment="schemes", seed=""):
+    return {"experiment": experiment, "test_set": "middle", "scheme": scheme, "positions_k": "8",
+            "stamping": "True", "use": "full", "key_bits": "64", "key_seed": str(seed), "depth": "5",
+            "positions": str(len(nodes)), "nodes": str(int(sum(nodes))),
+            "thesis_nodes": str(int(sum(nodes)) // 10),
+            "per_position": " ".join(str(int(n)) for n in nodes),
+            "per_position_thesis": " ".join(str(int(n) // 10) for n in nodes)}
+
+
+def test_report_gives_intervals_and_the_noise_floor(tmp_path):
+    rng = np.random.default_rng(7)
+    base = rng.integers(50_000, 500_000, size=40)
+    rows = [_row(scheme, base * factor) for scheme, factor in
+            (("DEEP", 1.10), ("NEW", 1.25), ("OLD", 1.3), ("BIG1", 1.05), ("BIGALL", 1.05),
+             ("TwoDEEP", 1.0), ("TwoBig1", 1.0))]
+    rows += [_row("TwoBig1", base * 1.01, "noise", 1), _row("TwoDEEP", base, "noise", 1)]
+    R.write_report(rows, tmp_path, quick=True)
+    text = (tmp_path / "README.md").read_text()
+    assert "| TwoDEEP: +0.0% [+0.0, +0.0], within noise |" in text   # TwoBig1 = TwoDEEP
+    assert "+30.0% [+30.0, +30.0] |" in text                          # OLD vs the best
+    assert "The thesis' count (interior nodes + horizon leaves)" in text
+    assert "## 5. Noise floor" in text and "up to 1.00%" in text
+    assert "vs TwoDEEP: +0.00%, +1.00% (the sign depends on the keys)" in text
+    # Old rows (no per-position counts) still report, without intervals.
+    for r in rows:
+        r["per_position"] = r["per_position_thesis"] = ""
+    R.write_report(rows, tmp_path, quick=True)
+    text = (tmp_path / "README.md").read_text()
+    assert ", within noise" not in text and "[+" not in text
+    assert "| TwoDEEP: +0.0% |" in text
+
+
+# -- the grid: serial and on a Dask LocalCluster -----------------------------------------------
+GRID = [
+    ("schemes", dict(test_set="middle:3", scheme="TwoBig1", positions_k=8, stamping=False), [2, 3]),
+    ("schemes", dict(test_set="middle:3", scheme="DEEP", positions_k=1, stamping=True), [3]),
+    ("noise", dict(test_set="middle:3", scheme="DEEP", positions_k=1, stamping=True, key_seed=1), [3]),
+]
+
+
+def _measured(path):
+    rows = X.read_rows(path)
+    return sorted(({k: v for k, v in r.items() if k != "seconds"} for r in rows), key=X.key_of)
+
+
+def test_grid_on_dask_equals_the_serial_run(tmp_path):
+    from dask.distributed import LocalCluster
+
+    serial, local, remote = tmp_path / "serial.csv", tmp_path / "local.csv", tmp_path / "remote.csv"
+    assert X.run_grid(GRID, serial, serial=True, commit="c0", progress=False) == 3
+    expected = _measured(serial)
+    assert len(expected) == 4 and all(r["per_position"] for r in expected)
+    # The default: a LocalCluster of 2 worker processes started for the grid.
+    assert X.run_grid(GRID, local, workers=2, commit="c0", progress=False) == 3
+    assert _measured(local) == expected
+    # --scheduler: the cells go to a running cluster's scheduler (checked, then warmed).
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        assert X.run_grid(GRID, remote, scheduler=cluster.scheduler_address, commit="c0",
+                          progress=False) == 3
+    assert _measured(remote) == expected
+    # A rerun finds every cell done; a lost row brings back only its cell.
+    assert X.run_grid(GRID, local, serial=True, progress=False) == 0
+    lines = local.read_text().splitlines()
+    local.write_text("\n".join(line for line in lines if not line.startswith("noise,")) + "\n")
+    assert X.run_grid(GRID, local, serial=True, commit="c0", progress=False) == 1
+    assert _measured(local) == expected
+
+
+class _FakeClient:
+    def __init__(self, digests):
+        self.digests, self.ran = digests, []
+
+    def run(self, fn, workers=None):
+        self.ran.append((fn.__name__, workers))
+        return dict(self.digests) if fn is X.code_digest else {}
+
+    def scheduler_info(self, n_workers=-1):
+        return {"workers": {a: {"host": a.split(":")[1]} for a in self.digests}}
+
+
+def test_workers_with_other_sources_are_refused():
+    mine = X.code_digest()
+    good = _FakeClient({"tcp://a:1": mine, "tcp://a:2": mine, "tcp://b:1": mine})
+    X.check_workers(good)
+    assert good.ran[-1] == ("warm_all", ["tcp://a:1", "tcp://b:1"])   # one worker per host
+    bad = _FakeClient({"tcp://a:1": mine, "tcp://b:1": "0" * 16})
+    with pytest.raises(RuntimeError, match="tcp://b:1"):
+        X.check_workers(bad)
+    assert [name for name, _ in bad.ran] == ["code_digest"]
