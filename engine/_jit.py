@@ -24,7 +24,7 @@ ENGINE_DIR = Path(__file__).resolve().parent
 # and every module whose constants or helpers they read (tests/test_package.py checks the
 # list against the imports). Only these key the cache: editing the glue, the protocol, the
 # research harness or the docs leaves the compiled kernels valid.
-KERNEL_MODULES = ("_jit", "types", "codec", "bitboard", "attacks", "tables", "zobrist", "pst",
+KERNEL_MODULES = ("_jit", "types", "atomic", "codec", "bitboard", "attacks", "tables", "zobrist", "pst",
                   "position", "movegen", "tt", "eval", "movepick", "search")
 
 

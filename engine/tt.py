@@ -1,10 +1,12 @@
 """[jit] The transposition table: layout, probe, store, nine replacement policies, aging, counters.
 
-A table is a `TT` namedtuple of three flat arrays:
+A table is a `TT` namedtuple of four flat arrays:
 
   slots  uint64[buckets * ways * 3]   the entries (layout below)
   conf   int64[C_LEN]                 shape, policy and experiment switches (C_* fields)
-  stats  int64[S_LEN]                 counters of the current search (S_* fields)
+  stats  int64[S_LEN]                 counters of the current search (S_* fields; with
+                                      several threads they are approximate: not atomic)
+  locks  int32[buckets]               one lock word per bucket, taken by stores
 
 A bucket holds `ways` slots: 1 for the one-level schemes (DEEP, NEW, OLD, BIG1, BIGALL,
 ANCIENT), 2 for the two-level ones (TwoDEEP, TwoBig1, AGE). For the same memory a
@@ -12,7 +14,7 @@ two-level table has half as many buckets. Bucket index = key mod buckets.
 
 Slot layout: three uint64 words (one pack/unpack pair: pack_data / unpack_data).
 
-  word 0  the full 64-bit Zobrist key
+  word 0  the full 64-bit Zobrist key XOR word 1 XOR word 2 (the check word, below)
   word 1  bits  0..15  move (engine.types move layout; 0 = none)
           bits 16..31  score + 32768 (score relative to the node: mate distance from it)
           bits 32..39  depth: plies searched below the node (0..255)
@@ -20,6 +22,22 @@ Slot layout: three uint64 words (one pack/unpack pair: pack_data / unpack_data).
           bits 42..49  generation of the search that stored it (time stamping, 0..255)
           bit  50      used: looked up during generation `generation` (ANCIENT policy)
   word 2  subtree size: nodes searched to obtain the result (BIG1 / BIGALL counting)
+
+Sharing the table between search threads (Lazy SMP, UCI `Threads`):
+  - Reads take no lock. A slot's three words are written one after another, so a reader
+    racing a writer may see words of two different entries (a torn slot). Word 0 holds the
+    key XOR the other two words; a reader reads each word once and recovers the key from
+    all three, so a torn slot yields a wrong key and reads as a miss, never as another
+    position's entry (Hyatt and Mann's lockless hashing).
+  - Stores take the bucket's lock (an atomic compare-and-swap, engine.atomic) for the whole
+    update: the two-level move of level 1 to level 2 and the write of the candidate happen
+    with no other store in between, so no store loses another's candidate or leaves one
+    position in both levels, and every bucket a store finishes keeps the invariant below.
+    A reader may see the intermediate state (level 1 copied down, not yet overwritten): the
+    same position twice, both copies valid, which a probe reads correctly. A store that
+    finds the lock busy for engine.atomic.LOCK_SPINS tries is dropped (a lost hint, not a
+    broken bucket). One thread (the thesis' experiments) never waits and stays exact.
+  - The ANCIENT probe's "used" mark is a write: it is made only if the lock is free at once.
 
 Replacement, when a store finds its bucket holding other positions (a type-2 collision),
 per Breuker's thesis section 2.7.1:
@@ -69,9 +87,10 @@ import collections
 import numpy as np
 
 from engine._jit import jit
+from engine.atomic import LOCK_SPINS, try_lock, unlock
 from engine.types import MATE_BOUND, U0
 
-TT = collections.namedtuple("TT", "slots conf stats")
+TT = collections.namedtuple("TT", "slots conf stats locks")
 
 SCHEMES = ("DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TWODEEP", "TWOBIG1", "ANCIENT", "AGE")
 DEEP, NEW, OLD, BIG1, BIGALL, TWODEEP, TWOBIG1, ANCIENT, AGE = range(9)
@@ -188,10 +207,27 @@ def score_from_tt(score, ply):
 
 
 @jit
+def _bucket_of(tt, key):
+    return np.int64(key % np.uint64(tt.conf[C_BUCKETS]))
+
+
+@jit
 def _bucket_base(tt, key):
     """Index in `slots` of the first word of the bucket of `key`."""
-    buckets = np.uint64(tt.conf[C_BUCKETS])
-    return np.int64(key % buckets) * tt.conf[C_WAYS] * WORDS
+    return _bucket_of(tt, key) * tt.conf[C_WAYS] * WORDS
+
+
+@jit
+def _slot_key(tt, at):
+    """The key of the entry at `at` (word 0 is the key XOR the other two words)."""
+    return tt.slots[at] ^ tt.slots[at + 1] ^ tt.slots[at + 2]
+
+
+@jit
+def _set_data(tt, at, key, data):
+    """Rewrite word 1 of the entry of `key` at `at`, and its check word."""
+    tt.slots[at + 1] = data
+    tt.slots[at] = key ^ data ^ tt.slots[at + 2]
 
 
 @jit
@@ -208,26 +244,34 @@ def tt_probe(tt, key, ply):
     base = _bucket_base(tt, key)
     for way in range(tt.conf[C_WAYS]):
         at = base + way * WORDS
-        data = tt.slots[at + 1]
+        data = tt.slots[at + 1]     # each word read once: a torn slot fails the key check
         if _get(data, BOUND_FIELD) == BOUND_NONE:
             continue
-        if _key_matches(tt, tt.slots[at], key):
-            if tt.slots[at] != key:
+        size = tt.slots[at + 2]
+        stored = tt.slots[at] ^ data ^ size
+        if _key_matches(tt, stored, key):
+            if stored != key:
                 tt.stats[S_TYPE1] += 1
             tt.stats[S_HITS] += 1
             move, score, depth, bound, generation, used = unpack_data(data)
             if tt.conf[C_SCHEME] == ANCIENT and not (used and generation == tt.conf[C_GEN]):
                 # Protect the entry until the next search (its stamp becomes "now, used").
-                tt.slots[at + 1] = pack_data(move, score, depth, bound, tt.conf[C_GEN], 1)
-            return True, move, score_from_tt(score, ply), depth, bound, np.int64(tt.slots[at + 2])
+                bucket = _bucket_of(tt, key)
+                if try_lock(tt.locks, bucket, 1):
+                    if tt.slots[at + 1] == data and _slot_key(tt, at) == stored:
+                        _set_data(tt, at, stored,
+                                  pack_data(move, score, depth, bound, tt.conf[C_GEN], 1))
+                    unlock(tt.locks, bucket)
+            return True, move, score_from_tt(score, ply), depth, bound, np.int64(size)
     return False, np.int64(0), np.int64(0), np.int64(-1), np.int64(BOUND_NONE), np.int64(0)
 
 
 @jit
 def _write(tt, at, key, move, score, depth, bound, size, used):
-    tt.slots[at] = key
-    tt.slots[at + 1] = pack_data(move, score, depth, bound, tt.conf[C_GEN], used)
+    data = pack_data(move, score, depth, bound, tt.conf[C_GEN], used)
+    tt.slots[at + 1] = data
     tt.slots[at + 2] = np.uint64(size)
+    tt.slots[at] = key ^ data ^ np.uint64(size)
 
 
 @jit
@@ -286,7 +330,7 @@ def _update(tt, at, key, move, score, depth, bound, size):
     if (tt.conf[C_PLAY_RULES] != 0 and bound != BOUND_EXACT and current
             and depth + UPDATE_DEPTH_SLACK < old_depth):
         if move != 0:   # the deeper result stays, but a new best move is fresher
-            tt.slots[at + 1] = _with_move(tt.slots[at + 1], move)
+            _set_data(tt, at, key, _with_move(tt.slots[at + 1], move))
         return False
     if move == 0:
         move = old_move
@@ -365,13 +409,21 @@ def _store_two_level(tt, base, key, move, score, depth, bound, size):
 def tt_store(tt, key, ply, move, score, depth, bound, size):
     """Store a search result (score relative to the root at distance `ply`; size = the
     subtree's node count as the scheme counts it) under the table's replacement policy
-    and store rules (module docstring)."""
+    and store rules (module docstring), holding the bucket's lock."""
     tt.stats[S_STORES] += 1
     score = score_to_tt(score, ply)
     depth = min(max(depth, 0), 255)
     if tt.conf[C_PLAY_RULES] != 0 and bound == BOUND_UPPER:
         move = 0                                # a fail-low's best move is noise
-    base = _bucket_base(tt, key)
+    bucket = _bucket_of(tt, key)
+    if not try_lock(tt.locks, bucket, LOCK_SPINS):
+        return
+    _store_locked(tt, bucket * tt.conf[C_WAYS] * WORDS, key, move, score, depth, bound, size)
+    unlock(tt.locks, bucket)
+
+
+@jit
+def _store_locked(tt, base, key, move, score, depth, bound, size):
     ways = tt.conf[C_WAYS]
     scheme = tt.conf[C_SCHEME]
     two_level = scheme == TWODEEP or scheme == TWOBIG1
@@ -379,7 +431,7 @@ def tt_store(tt, key, ply, move, score, depth, bound, size):
     # 1. The position is already there: update its slot (and keep the levels ordered).
     for way in range(ways):
         at = base + way * WORDS
-        if not _is_empty(tt, at) and _key_matches(tt, tt.slots[at], key):
+        if not _is_empty(tt, at) and _key_matches(tt, _slot_key(tt, at), key):
             tt.stats[S_UPDATES] += 1
             if _update(tt, at, key, move, score, depth, bound, size) and two_level:
                 other = base + (1 - way) * WORDS
@@ -550,7 +602,7 @@ def new_table(mb: float = None, positions: int = None, scheme: int = DEFAULT_SCH
     conf[C_ENABLED] = 1
     # np.zeros maps zero pages lazily: even 1 GB is "allocated and cleared" at once.
     slots = np.zeros(buckets * ways * WORDS, dtype=np.uint64)
-    return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64))
+    return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64), np.zeros(buckets, dtype=np.int32))
 
 
 # The thesis' 2.7.2 experiments: which parts of an entry the search may use.
@@ -586,7 +638,13 @@ def clear_table(tt: TT) -> TT:
     slots = np.zeros_like(tt.slots)
     conf = tt.conf.copy()
     conf[C_GEN] = 0
-    return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64))
+    return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64), np.zeros_like(tt.locks))
+
+
+def stored_keys(tt: TT) -> np.ndarray:
+    """The key of every slot, in slot order (0 for an empty slot): word 0 XOR the others."""
+    words = tt.slots.reshape(-1, WORDS)
+    return words[:, 0] ^ words[:, 1] ^ words[:, 2]
 
 
 def stats_dict(tt: TT) -> dict:

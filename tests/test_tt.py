@@ -109,8 +109,8 @@ def test_twodeep_shifts_level1_to_level2():
     assert present(tt, key(3)) and present(tt, key(1)) and not present(tt, key(2))
     store(tt, key(4), depth=2)                  # < level 1 (3): replaces level 2 (key 1)
     assert present(tt, key(3)) and present(tt, key(4)) and not present(tt, key(1))
-    slots = tt.slots.reshape(-1, 3)
-    assert int(slots[0, 0]) == key(3) and int(slots[1, 0]) == key(4)
+    keys = T.stored_keys(tt)
+    assert int(keys[0]) == key(3) and int(keys[1]) == key(4)
 
 
 def test_twobig1_compares_sizes():
@@ -120,8 +120,8 @@ def test_twobig1_compares_sizes():
     store(tt, key(3), depth=8, size=800)        # < 900: level 2 (evicts key 2)
     assert present(tt, key(1)) and present(tt, key(3)) and not present(tt, key(2))
     store(tt, key(4), depth=0, size=901)        # >= 900: shift, key 3 evicted
-    slots = tt.slots.reshape(-1, 3)
-    assert int(slots[0, 0]) == key(4) and int(slots[1, 0]) == key(1)
+    keys = T.stored_keys(tt)
+    assert int(keys[0]) == key(4) and int(keys[1]) == key(1)
     assert not present(tt, key(3))
 
 
@@ -159,10 +159,11 @@ def test_two_level_time_stamped_goes_first_and_levels_stay_ordered(scheme):
     store(tt, key(2), depth=1, size=1)
     T.tt_new_search(tt)
     store(tt, key(3), depth=1, size=1)          # both old: the less important (level 2) goes
-    slots = tt.slots.reshape(-1, 3)
-    assert [int(slots[0, 0]), int(slots[1, 0])] == [key(1), key(3)]
+    keys = T.stored_keys(tt)
+    assert [int(keys[0]), int(keys[1])] == [key(1), key(3)]
     store(tt, key(4), depth=0, size=0)          # old level 1 goes before current level 2,
-    assert [int(slots[0, 0]), int(slots[1, 0])] == [key(3), key(4)]   # which rises to level 1
+    keys = T.stored_keys(tt)
+    assert [int(keys[0]), int(keys[1])] == [key(3), key(4)]   # which rises to level 1
 
 
 @pytest.mark.parametrize("scheme", [T.TWODEEP, T.TWOBIG1])
@@ -171,8 +172,8 @@ def test_two_level_update_reorders_levels(scheme):
     store(tt, key(1), depth=5, size=500)
     store(tt, key(2), depth=2, size=20)
     store(tt, key(2), depth=7, size=900)        # level 2 grows past level 1: they swap
-    slots = tt.slots.reshape(-1, 3)
-    assert [int(slots[0, 0]), int(slots[1, 0])] == [key(2), key(1)]
+    keys = T.stored_keys(tt)
+    assert [int(keys[0]), int(keys[1])] == [key(2), key(1)]
 
 
 def test_ancient_protects_entries_used_in_this_search():

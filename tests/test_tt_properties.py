@@ -140,7 +140,7 @@ def read_table(tt):
             at = (b * ways + w) * T.WORDS
             move, score, depth, bound, gen, used = T.unpack_data(tt.slots[at + 1])
             bucket.append(None if bound == T.BOUND_NONE else
-                          Entry(int(tt.slots[at]), move, score, depth, bound, gen, used,
+                          Entry(int(T.stored_keys(tt)[at // T.WORDS]), move, score, depth, bound, gen, used,
                                 int(tt.slots[at + 2])))
         out.append(bucket)
     return out
