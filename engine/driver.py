@@ -5,6 +5,16 @@
 fails, and once per line with MultiPV), reports each iteration through a callback, and
 decides when to stop (depth, nodes, mate-in-N, time, or an external stop). The jitted
 search does all the per-node work; this module only loops over iterations.
+
+Threads (Lazy SMP): with `threads` > 1 (play profile only), helper threads search the same
+root at the same time, each with its own board copy and search state (killers, history,
+PV, move stacks), sharing only the transposition table (engine.tt explains how it stays
+sound without locks on reads). The kernels release the GIL, so the threads run in
+parallel. Helpers run their own iterative deepening, odd-numbered ones one ply ahead and
+each with its own root move order, until the main thread ends the search; the main
+thread's result is the answer unless the threads' last finished iterations vote for
+another move (`_vote`: votes weighted by depth and score; a proven mate wins), which
+then comes with that thread's line. Node counts are sums.
 """
 import threading
 import time
@@ -17,7 +27,7 @@ from engine.movepick import score_moves
 from engine.search import (
     K_CURRMOVE, K_CURRMOVE_NUMBER, K_MAX_NODES, K_NODES, K_PREV_PV_LEN, K_PROFILE,
     K_ROOT_BEST, K_ROOT_COMPLETED, K_ROOT_COUNT, K_SELDEPTH, K_STOP, PROFILE_PAPER,
-    PROFILE_PLAY, new_search_state, search_root,
+    PROFILE_PLAY, SearchState, new_search_state, search_root,
 )
 from engine.timeman import Clock
 from engine.tt import set_store_rules, tt_hashfull, tt_new_search
@@ -30,6 +40,8 @@ SCORE_DROP_STRETCH = 1.5         # soft time x this after the score dropped...
 SCORE_DROP_MARGIN = 30           # ...by more than this many centipawns
 NEXT_ITERATION_GROWTH = 2.0      # an iteration costs about this many times the one before:
                                  # one that cannot end before the hard limit is not started
+MAX_THREADS = 256
+HELPER_WINDOW = 50               # helpers' aspiration window, opened fully on a failure
 
 
 @dataclass
@@ -129,11 +141,14 @@ class Searcher:
 
     def __init__(self):
         self.S = new_search_state()
+        self.helpers: List[SearchState] = []    # one search state per helper thread
+        self.threads = 1
         self.profile = PROFILE_PLAY
         self._watchdog = _Watchdog(self.stop)
         self._clock = time.perf_counter()
         self._limits = Limits()
         self._timer_lock = threading.Lock()
+        self._finished = {}
 
     # -- control from other threads ------------------------------------------------------
     # The stop flag lives in one place, ctrl[K_STOP], which every node reads. `run` clears
@@ -141,6 +156,8 @@ class Searcher:
     # before the search thread has started still stops that search.
     def stop(self) -> None:
         self.S.ctrl[K_STOP] = 1
+        for helper in self.helpers:
+            helper.ctrl[K_STOP] = 1
 
     def clear_stop(self) -> None:
         self.S.ctrl[K_STOP] = 0
@@ -160,7 +177,15 @@ class Searcher:
 
     @property
     def nodes(self) -> int:
-        return int(self.S.ctrl[K_NODES])
+        """Nodes searched so far by all threads."""
+        return int(self.S.ctrl[K_NODES]) + sum(int(h.ctrl[K_NODES]) for h in self.helpers)
+
+    def set_threads(self, threads: int) -> None:
+        """Search with `threads` threads from the next search on (not during one)."""
+        self.threads = max(1, min(int(threads), MAX_THREADS))
+        self.helpers = self.helpers[:self.threads - 1]
+        while len(self.helpers) < self.threads - 1:
+            self.helpers.append(new_search_state())
 
     def current_move(self):
         return int(self.S.ctrl[K_CURRMOVE]), int(self.S.ctrl[K_CURRMOVE_NUMBER])
@@ -186,8 +211,8 @@ class Searcher:
             score_moves(board.P, self.S, moves, scores, 0, len(moves), 0, 0, 0, side, False)
         return moves[np.argsort(-scores, kind="stable")].astype(np.int64)
 
-    def _load_root(self, moves: np.ndarray) -> None:
-        S = self.S
+    def _load_root(self, moves: np.ndarray, S: Optional[SearchState] = None) -> None:
+        S = S if S is not None else self.S
         S.root_moves[:len(moves)] = moves
         S.root_nodes[:len(moves)] = 0
         S.ctrl[K_ROOT_COUNT] = len(moves)
@@ -205,7 +230,13 @@ class Searcher:
         ctrl[K_STOP + 1:] = 0   # every field but the stop flag (field 0)
         ctrl[K_PROFILE] = self.profile
         set_store_rules(tt, self.profile == PROFILE_PLAY)
-        ctrl[K_MAX_NODES] = limits.nodes or 0
+        # The paper profile (the thesis' experiments) is single-threaded and deterministic.
+        helpers = self.helpers if self.profile == PROFILE_PLAY else []
+        # `go nodes N` counts every thread's nodes: each gets an equal share of N.
+        ctrl[K_MAX_NODES] = -(-limits.nodes // (len(helpers) + 1)) if limits.nodes else 0
+        for helper in helpers:
+            helper.ctrl[K_STOP + 1:] = 0
+            helper.ctrl[K_NODES] = 0
         S.killers[:] = 0
         S.history[:] = 0
         if new_generation:
@@ -228,7 +259,18 @@ class Searcher:
         scores = [0] * lines
         stretch = 1.0
         iteration_started = time.perf_counter()
+        workers = []
+        self._finished = {}                      # helper number -> (depth, score, pv)
         try:
+            for number, helper in enumerate(helpers, 1):
+                helper.ctrl[K_STOP] = ctrl[K_STOP]   # a stop already given holds for all
+                helper.ctrl[K_PROFILE] = self.profile
+                helper.ctrl[K_MAX_NODES] = ctrl[K_MAX_NODES]
+                worker = threading.Thread(target=self._helper_search, name=f"twobig-helper-{number}",
+                                          args=(helper, board.copy(), tt, order, max_depth, number),
+                                          daemon=True)
+                worker.start()
+                workers.append(worker)
             for depth in range(1, max_depth + 1):
                 done: List[int] = []
                 found: List[Tuple[int, List[int]]] = []   # (score, pv) of each finished line
@@ -287,12 +329,84 @@ class Searcher:
                     break
                 stretch = max(1.0, stretch * 0.9)
         finally:
+            for helper in helpers:
+                helper.ctrl[K_STOP] = 1
+            for worker in workers:
+                worker.join()
             with self._timer_lock:
                 self._disarm_timer()
                 self._limits = Limits()
-        result.nodes = int(ctrl[K_NODES])
+        if self._finished and result.depth:
+            self._vote(result, tt, on_iteration)
+        result.nodes = self.nodes
         result.seconds = time.perf_counter() - start
         return result
+
+    def _helper_search(self, S: SearchState, board, tt, order: np.ndarray, max_depth: int,
+                       number: int) -> None:
+        """A helper thread's own iterative deepening over the same root, until stopped
+        (or its node share or `max_depth` is reached). Its results reach the main thread
+        only through the table. Odd helpers start one ply deeper; each rotates the root
+        moves after the first by its number, so the threads go different ways at first."""
+        ctrl = S.ctrl
+        S.killers[:] = 0
+        S.history[:] = 0
+        order = order.copy()
+        if len(order) > 2:
+            shift = number % (len(order) - 1)
+            order[1:] = np.roll(order[1:], -shift)
+        score = 0
+        prev: List[int] = []
+        for depth in range(1 + number % 2, max_depth + 1):
+            if ctrl[K_STOP]:
+                return
+            self._load_root(order, S)
+            S.prev_pv[:len(prev)] = prev
+            ctrl[K_PREV_PV_LEN] = len(prev)
+            alpha, beta = -INFINITE, INFINITE
+            if depth >= 4 and abs(score) < MATE_BOUND:
+                alpha, beta = score - HELPER_WINDOW, score + HELPER_WINDOW
+            value = int(search_root(board.P, board.T, tt, S, np.int64(depth),
+                                    np.int64(alpha), np.int64(beta)))
+            if not ctrl[K_STOP] and not alpha < value < beta:
+                value = int(search_root(board.P, board.T, tt, S, np.int64(depth),
+                                        np.int64(-INFINITE), np.int64(INFINITE)))
+            if ctrl[K_STOP]:
+                return
+            score = value
+            prev = [int(m) for m in S.pv[0, :S.pv_len[0]]]
+            if prev:
+                self._finished[number] = (depth, score, prev)
+            if prev:
+                counts = {int(S.root_moves[i]): int(S.root_nodes[i]) for i in range(len(order))}
+                rest = sorted((m for m in order if m != prev[0]), key=lambda m: -counts.get(int(m), 0))
+                order = np.array([prev[0]] + rest, dtype=np.int64)
+
+    def _vote(self, result: Result, tt, on_iteration) -> None:
+        """Pick the answer among the main thread's and the helpers' last finished
+        iterations: a mate found by any thread (the shortest) wins; otherwise each thread
+        votes for its move with weight (score - lowest score + 14) x depth, and the move
+        with the most votes is played, with the line of its deepest thread."""
+        lines = [(result.depth, result.score, [result.best_move] + ([result.ponder_move]
+                                                                   if result.ponder_move else []))]
+        lines += list(self._finished.values())
+        mates = [line for line in lines if line[1] >= MATE_BOUND]
+        if mates:
+            chosen = max(mates, key=lambda line: (line[1], line[0]))
+        else:
+            lowest = min(score for _, score, _ in lines)
+            votes = {}
+            for depth, score, pv in lines:
+                votes[pv[0]] = votes.get(pv[0], 0) + (score - lowest + 14) * depth
+            move = max(votes, key=lambda m: (votes[m], m == result.best_move))
+            chosen = max((line for line in lines if line[2][0] == move),
+                         key=lambda line: (line[0], line[1]))
+        depth, score, pv = chosen
+        if pv[0] == result.best_move:
+            return
+        result.best_move, result.ponder_move = pv[0], (pv[1] if len(pv) > 1 else 0)
+        result.score, result.depth = score, depth
+        self._report(on_iteration, result, tt, depth, score, None, pv, 1)
 
     def _aspiration(self, board, tt, depth, guess, paper, aspire, on_iteration, result, line):
         S = self.S
@@ -328,7 +442,7 @@ class Searcher:
                 return True   # `go mate N` ends on our mate, not on being mated
             if limits.depth is None and result.depth >= plies + 4:
                 return True   # deeper iterations only confirm a mate already seen
-        if limits.nodes and self.S.ctrl[K_NODES] >= limits.nodes:
+        if limits.nodes and self.nodes >= limits.nodes:
             return True
         if limits.infinite:
             return False
@@ -348,7 +462,7 @@ class Searcher:
         S = self.S
         iteration = Iteration(
             depth=depth, seldepth=int(S.ctrl[K_SELDEPTH]), score=score, bound=bound,
-            nodes=int(S.ctrl[K_NODES]), seconds=time.perf_counter() - self._clock,
+            nodes=self.nodes, seconds=time.perf_counter() - self._clock,
             pv=pv, hashfull=int(tt_hashfull(tt)), multipv=line)
         result.iterations.append(iteration)
         if callback is not None:

@@ -128,6 +128,8 @@ class Engine:
             self.session.set_aging(value)
         elif name == "Search Profile":
             self.session.profile = value
+        elif name == "Threads":
+            self.searcher.set_threads(value)
 
     # -- searching -----------------------------------------------------------------------
     @property

@@ -62,7 +62,7 @@ class Option:
 OPTIONS = (
     Option("Hash", "spin", 64, 1, 65536),
     Option("Clear Hash", "button"),
-    Option("Threads", "spin", 1, 1, 1),   # one thread until a parallel search exists
+    Option("Threads", "spin", 1, 1, 256),   # Lazy SMP (engine.driver); paper profile: 1
     Option("MultiPV", "spin", 1, 1, 64),
     Option("Ponder", "check", False),
     Option("Move Overhead", "spin", 100, 0, 5000),

@@ -59,6 +59,10 @@ class Session:
             self._table_args["aging"] = aging
         self.new_table()
 
+    def set_threads(self, threads: int) -> None:
+        """Search threads for the play profile (the paper profile always uses one)."""
+        self.searcher.set_threads(threads)
+
     def set_aging(self, aging: bool) -> None:
         self._table_args["aging"] = aging
         self.table.conf[ttmod.C_AGING] = 1 if aging else 0
