@@ -149,6 +149,7 @@ class Searcher:
         self._limits = Limits()
         self._timer_lock = threading.Lock()
         self._finished = {}
+        self._fail_high_move = 0
 
     # -- control from other threads ------------------------------------------------------
     # The stop flag lives in one place, ctrl[K_STOP], which every node reads. `run` clears
@@ -288,12 +289,14 @@ class Searcher:
                         node_counts[int(S.root_moves[i])] = int(S.root_nodes[i])
                     if ctrl[K_STOP]:
                         completed = False
-                        if line == 0 and ctrl[K_ROOT_BEST] and ctrl[K_ROOT_COMPLETED] >= 1:
-                            # A stopped iteration replaces the last best move only with a
-                            # move it searched fully and proved better than alpha.
+                        # A stopped iteration replaces the last best move only with a move
+                        # it proved better: one that beat alpha at full depth, or failed
+                        # high at the root (its re-search cut short).
+                        proven = self._fail_high_move
+                        if ctrl[K_ROOT_BEST] and ctrl[K_ROOT_COMPLETED] >= 1:
                             proven = int(ctrl[K_ROOT_BEST])
-                            if proven != result.best_move:
-                                result.best_move, result.ponder_move = proven, 0
+                        if line == 0 and proven and proven != result.best_move:
+                            result.best_move, result.ponder_move = proven, 0
                         break
                     pv = [int(m) for m in S.pv[0, :S.pv_len[0]]]
                     found.append((value, pv))
@@ -410,6 +413,7 @@ class Searcher:
 
     def _aspiration(self, board, tt, depth, guess, paper, aspire, on_iteration, result, line):
         S = self.S
+        self._fail_high_move = 0
         window = ASPIRATION_PAPER if paper else ASPIRATION_PLAY
         if aspire and depth >= 2 and abs(guess) < MATE_BOUND:
             alpha, beta = max(guess - window, -INFINITE), min(guess + window, INFINITE)
@@ -428,6 +432,15 @@ class Searcher:
             elif value >= beta:
                 pv = [int(m) for m in S.pv[0, :max(1, S.pv_len[0])]]
                 self._report(on_iteration, result, tt, depth, value, "lowerbound", pv, line)
+                # The move that failed high is the answer if time runs out before the wider
+                # window has measured it; play searches it first again (the paper profile
+                # keeps the thesis' order, and its node counts).
+                self._fail_high_move = pv[0]
+                count = int(S.ctrl[K_ROOT_COUNT])
+                moves = [int(m) for m in S.root_moves[:count]]
+                if not paper and pv[0] in moves:
+                    self._load_root(np.array([pv[0]] + [m for m in moves if m != pv[0]],
+                                             dtype=np.int64))
                 window *= 2
                 beta = INFINITE if paper or window > 400 else min(value + window, INFINITE)
             else:

@@ -329,6 +329,28 @@ def repetitions(P, since):
 
 
 @jit
+def repeats_as_draw(P, root_row):
+    """Whether the current position counts as a repetition draw in a search from row
+    `root_row`: once before inside the search (after the root: the side that allowed it can
+    repeat again), or twice before in the game up to the root (a threefold repetition)."""
+    ply = P.meta[META_PLY]
+    row = P.st[ply]
+    stop = ply - min(row[ST_HALFMOVE], row[ST_NULL_DIST])
+    key = P.keys[ply]
+    before_root = 0
+    i = ply - 4
+    while i >= stop:
+        if P.keys[i] == key:
+            if i > root_row:
+                return True
+            before_root += 1
+            if before_root >= 2:
+                return True
+        i -= 2
+    return False
+
+
+@jit
 def init_from_bitboards(P, T, side, castle, ep, halfmove, fullmove):
     """Complete a position whose 12 piece bitboards are set: occupancy, mailbox, state row 0,
     key and evaluation sums. `ep` is dropped unless a pawn of the side to move can take."""

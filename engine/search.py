@@ -35,7 +35,8 @@ from engine.eval import evaluate, evaluate_full
 from engine.movegen import generate_moves
 from engine.movepick import ORDER_KILLER, is_capture, pick_next, reward_quiet, score_moves, see_at_least
 from engine.position import (
-    current_key, in_check, make_move, make_null, repetitions, unmake_move, unmake_null,
+    current_key, in_check, make_move, make_null, repeats_as_draw, repetitions, unmake_move,
+    unmake_null,
 )
 from engine.tt import (
     BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, tt_bound_eval, tt_enabled, tt_hit_weight, tt_lookup,
@@ -123,8 +124,9 @@ def insufficient_material(P):
 
 @jit
 def is_draw(P, T, S, ply):
-    """Repetition (of any earlier position of the game or the search path), the 50-move
-    rule, or insufficient material. A checkmate on the hundredth half-move is a mate, not a
+    """Repetition (play: once before after the root, or twice before in the game, see
+    repeats_as_draw; paper: any earlier occurrence), the 50-move rule, or insufficient
+    material. A checkmate on the hundredth half-move is a mate, not a
     draw (the move that ends the fifty wins), so the 50-move rule first looks for a legal
     move when the side to move is in check (into this ply's move buffer, which the node
     would fill anyway)."""
@@ -134,7 +136,10 @@ def is_draw(P, T, S, ply):
             return True
         start = ply * MAX_MOVES
         return generate_moves(P, T, S.moves, start, GEN_ALL) > start
-    if repetitions(P, 0) >= 1:
+    if S.ctrl[K_PROFILE] == PROFILE_PAPER:
+        if repetitions(P, 0) >= 1:   # the thesis' runs: any earlier occurrence (kept frozen)
+            return True
+    elif repeats_as_draw(P, row - ply):
         return True
     return insufficient_material(P)
 
@@ -314,18 +319,24 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
     best = -INFINITE
     best_move = 0
     searched = 0
-    # Quiet late moves of a non-PV node near the horizon are pruned when they look hopeless.
+    # Quiet late moves of a non-PV node near the horizon are pruned when they look hopeless
+    # (never while every move searched so far loses to mate: a pruned move may be the only
+    # defence). A pruned move is taken to score at most what pruned it: the futility value,
+    # or alpha for late-move pruning, so a fail-low stores an upper bound that allows for it.
     prune_quiets = (not paper and not is_pv and not checked and depth <= FUTILITY_MAX_DEPTH
                     and alpha > -MATE_BOUND)
     futile = prune_quiets and static + FUTILITY_MARGIN * depth <= alpha
+    pruned_bound = static + FUTILITY_MARGIN * depth if futile else alpha
+    pruned = False
     for i in range(start, end):
         move = pick_next(S.moves, S.scores, i, end)
         quiet = not is_capture(P, move) and not move_is_promotion(move)
         plain_quiet = quiet and S.scores[i] < ORDER_KILLER   # not a PV, TT or killer move
         make_move(P, T, move)
-        if (prune_quiets and plain_quiet and searched > 0
+        if (prune_quiets and plain_quiet and searched > 0 and best > -MATE_BOUND
                 and (futile or i - start >= LMP_BASE + depth * depth) and not in_check(P, T)):
             unmake_move(P)   # checking moves are never pruned: they may mate
+            pruned = True
             continue
         if searched == 0:
             score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ply + 1,
@@ -355,6 +366,9 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
                 _update_pv(S, ply, move)
                 if score >= beta:
                     break
+
+    if pruned and best < pruned_bound:
+        best = pruned_bound
 
     # 5. Learn and store.
     if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
@@ -411,6 +425,10 @@ def search_root(P, T, tt, S, depth, alpha, beta):
             if score > alpha and reduction > 0:
                 score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, ONE_PLY, NO, YES)
             if alpha < score < beta:
+                if ctrl[K_STOP] == 0:
+                    # Beat the best move at full depth: it is the answer if time runs out
+                    # during the re-search that measures by how much.
+                    ctrl[K_ROOT_BEST] = move
                 score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY, NO, YES)
         unmake_move(P)
         if ctrl[K_STOP] != 0:
