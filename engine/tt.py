@@ -1,12 +1,14 @@
 """[jit] The transposition table: layout, probe, store, nine replacement policies, aging, counters.
 
-A table is a `TT` namedtuple of four flat arrays:
+A table is a `TT` namedtuple of five flat arrays:
 
   slots  uint64[buckets * ways * 3]   the entries (layout below)
   conf   int64[C_LEN]                 shape, policy and experiment switches (C_* fields)
   stats  int64[S_LEN]                 counters of the current search (S_* fields; with
                                       several threads they are approximate: not atomic)
   locks  int32[buckets]               one lock word per bucket, taken by stores
+  seen   uint64[2^k] (or [1]: off)    the experiments' set of distinct keys stored (open
+                                      addressing, 0 = free; S_DISTINCT counts new ones)
 
 A bucket holds `ways` slots: 1 for the one-level schemes (DEEP, NEW, OLD, BIG1, BIGALL,
 ANCIENT), 2 for the two-level ones (TwoDEEP, TwoBig1, AGE). For the same memory a
@@ -90,7 +92,7 @@ from engine._jit import jit
 from engine.atomic import LOCK_SPINS, try_lock, unlock
 from engine.types import MATE_BOUND, U0
 
-TT = collections.namedtuple("TT", "slots conf stats locks")
+TT = collections.namedtuple("TT", "slots conf stats locks seen")
 
 SCHEMES = ("DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TWODEEP", "TWOBIG1", "ANCIENT", "AGE")
 DEEP, NEW, OLD, BIG1, BIGALL, TWODEEP, TWOBIG1, ANCIENT, AGE = range(9)
@@ -140,7 +142,9 @@ S_REFUSED = 10      # stores declined by the policy (OLD, DEEP, BIG1 ... kept th
 S_EMPTY_FILLS = 11  # stores into an empty slot
 S_TYPE1 = 12        # probes matching the verified key bits but not the full key
 S_TYPE1_CAUGHT = 13 # stored moves refused by the legality check (counted by the search)
-S_LEN = 14
+S_DISTINCT = 14     # keys stored for the first time since the table was made (with `seen`):
+                    # the M of equation 2.2 without counting a re-stored position twice
+S_LEN = 15
 
 DATA_SCORE_OFFSET = 32768
 UPDATE_DEPTH_SLACK = 2   # play rules: a bound this much shallower may still update an entry
@@ -423,6 +427,24 @@ def tt_store(tt, key, ply, move, score, depth, bound, size):
 
 
 @jit
+def _note_distinct(tt, key):
+    """Count `key` in S_DISTINCT the first time it is stored (a set in tt.seen by linear
+    probing; key 0 is kept as 1). A full set counts no more: size it to twice the keys."""
+    places = tt.seen.shape[0]
+    mask = np.uint64(places - 1)
+    wanted = key if key != U0 else np.uint64(1)
+    at = np.int64(wanted & mask)
+    for _ in range(places):
+        if tt.seen[at] == wanted:
+            return
+        if tt.seen[at] == U0:
+            tt.seen[at] = wanted
+            tt.stats[S_DISTINCT] += 1
+            return
+        at = np.int64((np.uint64(at) + np.uint64(1)) & mask)
+
+
+@jit
 def _store_locked(tt, base, key, move, score, depth, bound, size):
     ways = tt.conf[C_WAYS]
     scheme = tt.conf[C_SCHEME]
@@ -443,6 +465,8 @@ def _store_locked(tt, base, key, move, score, depth, bound, size):
             return
 
     # 2. A new position.
+    if tt.seen.shape[0] > 1:
+        _note_distinct(tt, key)
     if two_level:
         _store_two_level(tt, base, key, move, score, depth, bound, size)
         return
@@ -583,10 +607,11 @@ def scheme_index(name: str) -> int:
 
 
 def new_table(mb: float = None, positions: int = None, scheme: int = DEFAULT_SCHEME,
-              aging: bool = True, key_bits: int = 64) -> TT:
+              aging: bool = True, key_bits: int = 64, distinct_keys: int = 0) -> TT:
     """A cleared table of `mb` megabytes (UCI Hash) or holding `positions` entries
     (experiments). Two-level schemes get half as many buckets for the same positions.
-    `key_bits` < 64 verifies only the top key bits on a probe (type-1 error experiments)."""
+    `key_bits` < 64 verifies only the top key bits on a probe (type-1 error experiments).
+    `distinct_keys` > 0 counts distinct keys stored (S_DISTINCT) for up to that many."""
     ways = 2 if scheme in TWO_LEVEL else 1
     if positions is None:
         positions = int(mb * 1024 * 1024) // SLOT_BYTES
@@ -602,7 +627,9 @@ def new_table(mb: float = None, positions: int = None, scheme: int = DEFAULT_SCH
     conf[C_ENABLED] = 1
     # np.zeros maps zero pages lazily: even 1 GB is "allocated and cleared" at once.
     slots = np.zeros(buckets * ways * WORDS, dtype=np.uint64)
-    return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64), np.zeros(buckets, dtype=np.int32))
+    places = 1 << max(1, (2 * distinct_keys - 1).bit_length()) if distinct_keys > 0 else 1
+    return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64), np.zeros(buckets, dtype=np.int32),
+              np.zeros(places, dtype=np.uint64))
 
 
 # The thesis' 2.7.2 experiments: which parts of an entry the search may use.
@@ -638,7 +665,8 @@ def clear_table(tt: TT) -> TT:
     slots = np.zeros_like(tt.slots)
     conf = tt.conf.copy()
     conf[C_GEN] = 0
-    return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64), np.zeros_like(tt.locks))
+    return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64), np.zeros_like(tt.locks),
+              np.zeros_like(tt.seen))
 
 
 def stored_keys(tt: TT) -> np.ndarray:
@@ -650,5 +678,5 @@ def stored_keys(tt: TT) -> np.ndarray:
 def stats_dict(tt: TT) -> dict:
     names = ["probes", "hits", "cut_exact", "cut_lower", "cut_upper", "window", "stores",
              "updates", "collisions", "replaced", "refused", "empty_fills", "type1",
-             "type1_caught"]
+             "type1_caught", "distinct"]
     return {name: int(tt.stats[i]) for i, name in enumerate(names)}

@@ -358,20 +358,32 @@ def _section_uses(rows, out_dir, lines):
 
 def _section_collisions(rows, lines):
     lines += ["## 4. Collisions against Feldmann's formula (thesis 2.4.2, equation 2.2)", "",
-              "One-level DEEP table, cleared before each position. For each search, M = non-empty "
-              "entries after it + collisions during it (footnote 12) and N = entries give the "
-              "expected type-2 collisions E = M - N(1 - e^(-M/N)); M and E are summed over "
-              "the positions. This M is not the number of distinct positions stored: a position "
-              "stored, overwritten and stored again counts twice, so M is partly made of the "
-              "collisions it predicts; counting distinct keys needs a counter in the table "
-              "itself (not there yet).", "",
+              "One-level DEEP table, cleared before each position. For each search, M = the "
+              "distinct positions it stored (counted by the table itself: a position stored, "
+              "overwritten and stored again counts once) and N = entries give the expected "
+              "type-2 collisions E = M - N(1 - e^(-M/N)); M and E are summed over the "
+              "positions. Rows from before the distinct-key counter used M = non-empty entries "
+              "+ collisions, which is partly made of the collisions it predicts; their M "
+              "column is marked *.", "",
               "| size | depth | measured collisions | M | E (equation 2.2) | measured / E |", "|---|---|---|---|---|---|"]
     for (test_set, stamping, depth), cells in sorted(_index(rows, "collisions").items()):
         for (scheme, size, use, bits), r in sorted(cells.items(), key=lambda kv: kv[0][1]):
-            m_total = _num(r["filled"]) + _num(r["collisions"])
+            distinct = r.get("distinct")
+            m_total = _num(distinct) if distinct not in (None, "") else \
+                _num(r["filled"]) + _num(r["collisions"])
             expected = _num(r.get("expected_collisions"))   # equation 2.2 per search, summed
-            lines.append(f"| {_fmt_k(size)} | {depth} | {int(_num(r['collisions'])):,} | {int(m_total):,} | "
+            star = "" if distinct not in (None, "") else "*"
+            lines.append(f"| {_fmt_k(size)} | {depth} | {int(_num(r['collisions'])):,} | {int(m_total):,}{star} | "
                          f"{expected:,.0f} | {_num(r['collisions']) / max(expected, 1e-9):.2f} |")
+    from lab.experiments import thesis_worked_example
+    ex = thesis_worked_example()
+    lines += ["", "The thesis' worked example (216 million positions stored), recomputed exactly: "
+              f"with 32-bit keys P(at least one type-1 error) = {ex['p_error_32']:.6f}; "
+              f"{ex['bits_for_one_percent']} bits bring it under 1% (thesis: 62); with 64 bits "
+              f"it is {ex['p_error_64']:.2e} (thesis: about 1e-3). The expected number of errors "
+              f"with 64 bits, by Feldmann's exact formula, is {ex['expected_errors_64']:.2e}; the "
+              "thesis says about 0.05, which its own equation does not give (E is about "
+              "M^2/2N here, the same as the probability)."]
     lines += ["", "Type-1 errors with shortened keys (verification on the top k key bits only; "
               "the index adds log2(entries) bits): retrievals of another position's entry, and "
               "how many of their moves the legality check refused.", "",

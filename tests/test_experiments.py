@@ -46,3 +46,14 @@ def test_run_config_counts_depths_consistently(monkeypatch):
     assert stamped[4]["positions"] == 3 and stamped[4]["hits"] > 0
     none = X.run_config(X.RunConfig("middle", "TwoBig1", 8, True, 4, use="none"), [4])
     assert none[4]["probes"] == 0 and none[4]["nodes"] > stamped[4]["nodes"]
+
+
+def test_the_thesis_worked_example_recomputed():
+    """Section 2.4.2's example: 62 bits for a 1% chance of a type-1 error, about 1e-3 with
+    64 bits, as the thesis says; but an expected 1.26e-3 errors, not the thesis' 0.05."""
+    from lab.experiments import thesis_worked_example
+    example = thesis_worked_example()
+    assert example["p_error_32"] > 0.999999
+    assert example["bits_for_one_percent"] == 62
+    assert 1.0e-3 < example["p_error_64"] < 1.5e-3
+    assert abs(example["expected_errors_64"] - 216e6 ** 2 / 2 ** 65) < 1e-6

@@ -269,3 +269,16 @@ def test_python_and_jitted_callers_agree(scheme):
         assert (int(found), move, score, size) == tuple(out[i]) or not found and out[i, 0] == 0
     assert np.array_equal(a.slots, b.slots)
     assert out[:, 0].sum() > 0
+
+
+def test_distinct_keys_are_counted_once_each():
+    """The experiments' M of equation 2.2: a key stored, evicted and stored again, or
+    updated, counts once."""
+    tt = T.new_table(positions=1, scheme=T.DEEP, distinct_keys=16)
+    for k in (1, 2, 1, 3, 2, 2, 1):
+        store(tt, key(k), depth=k)
+    assert int(tt.stats[T.S_DISTINCT]) == 3
+    assert T.stats_dict(tt)["distinct"] == 3
+    off = T.new_table(positions=1, scheme=T.DEEP)
+    store(off, key(1), depth=1)
+    assert int(off.stats[T.S_DISTINCT]) == 0
