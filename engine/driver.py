@@ -149,7 +149,9 @@ class Searcher:
         self._limits = Limits()
         self._timer_lock = threading.Lock()
         self._finished = {}
+        self._finished_lock = threading.Lock()
         self._fail_high_move = 0
+        self._workers: List[threading.Thread] = []
 
     # -- control from other threads ------------------------------------------------------
     # The stop flag lives in one place, ctrl[K_STOP], which every node reads. `run` clears
@@ -181,8 +183,15 @@ class Searcher:
         """Nodes searched so far by all threads."""
         return int(self.S.ctrl[K_NODES]) + sum(int(h.ctrl[K_NODES]) for h in self.helpers)
 
+    def join_helpers(self) -> None:
+        """Wait for the helper threads of the last search (already told to stop)."""
+        for worker in self._workers:
+            worker.join()
+        self._workers = []
+
     def set_threads(self, threads: int) -> None:
         """Search with `threads` threads from the next search on (not during one)."""
+        self.join_helpers()
         self.threads = max(1, min(int(threads), MAX_THREADS))
         self.helpers = self.helpers[:self.threads - 1]
         while len(self.helpers) < self.threads - 1:
@@ -224,6 +233,7 @@ class Searcher:
             new_generation: bool = True, keep_stop: bool = False) -> Result:
         """Search `board` (an engine.board.Board; it is restored on return). keep_stop: a
         `stop` given since `clear_stop()` ends this search at once."""
+        self.join_helpers()
         S = self.S
         ctrl = S.ctrl
         if not keep_stop:
@@ -332,15 +342,17 @@ class Searcher:
                     break
                 stretch = max(1.0, stretch * 0.9)
         finally:
+            # Every helper is told to stop (each returns within a node); they are joined
+            # at the start of the next search, so `bestmove` does not wait for threads
+            # that a busy machine has not scheduled yet.
             for helper in helpers:
                 helper.ctrl[K_STOP] = 1
-            for worker in workers:
-                worker.join()
+            self._workers = workers
             with self._timer_lock:
                 self._disarm_timer()
                 self._limits = Limits()
         if self._finished and result.depth:
-            self._vote(result, tt, on_iteration)
+            self._vote(result, tt, on_iteration)   # (a helper finishing now is not counted)
         result.nodes = self.nodes
         result.seconds = time.perf_counter() - start
         return result
@@ -379,7 +391,8 @@ class Searcher:
             score = value
             prev = [int(m) for m in S.pv[0, :S.pv_len[0]]]
             if prev:
-                self._finished[number] = (depth, score, prev)
+                with self._finished_lock:
+                    self._finished[number] = (depth, score, prev)
             if prev:
                 counts = {int(S.root_moves[i]): int(S.root_nodes[i]) for i in range(len(order))}
                 rest = sorted((m for m in order if m != prev[0]), key=lambda m: -counts.get(int(m), 0))
@@ -392,7 +405,8 @@ class Searcher:
         with the most votes is played, with the line of its deepest thread."""
         lines = [(result.depth, result.score, [result.best_move] + ([result.ponder_move]
                                                                    if result.ponder_move else []))]
-        lines += list(self._finished.values())
+        with self._finished_lock:
+            lines += list(self._finished.values())
         mates = [line for line in lines if line[1] >= MATE_BOUND]
         if mates:
             chosen = max(mates, key=lambda line: (line[1], line[0]))
