@@ -30,7 +30,7 @@ def test_identity_and_options(engine):
                  "OwnBook", "BookFile", "TT Scheme", "TT Aging", "Search Profile"):
         assert name in engine.options, name
     assert engine.options["TT Scheme"].default == "TwoBig1"
-    assert engine.options["Threads"].max == 1
+    assert engine.options["Threads"].min == 1 and engine.options["Threads"].max == 256
     engine.configure({"Hash": 8, "TT Scheme": "DEEP", "TT Aging": False,
                       "Search Profile": "paper", "Move Overhead": 10})
     info = engine.analyse(chess.Board(), chess.engine.Limit(depth=4))
