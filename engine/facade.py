@@ -73,6 +73,7 @@ class Engine:
         self.listener = listener or Listener()
         self.options = {option.name: option.default for option in OPTIONS}
         self.board = Board()
+        self._position = (STARTING_FEN, [])  # (FEN, moves) that self.board was set up from
         self.session = Session(hash_mb=self.options["Hash"])
         self.searcher = self.session.searcher
         self._thread: Optional[threading.Thread] = None
@@ -86,12 +87,23 @@ class Engine:
     # -- position ----------------------------------------------------------------------
     def set_position(self, fen: Optional[str], moves: Sequence[str]) -> None:
         """Set up `fen` (None: the start position) and play `moves` (UCI text), all or
-        nothing: on a bad FEN or an illegal move raise PositionError and keep the old one."""
-        try:
-            board = Board(fen or STARTING_FEN)
-        except FenError as exc:
-            raise PositionError(str(exc)) from None
-        for ply, text in enumerate(moves, 1):
+        nothing: on a bad FEN or an illegal move raise PositionError and keep the old one.
+        A GUI resends the whole game before every move; when it extends the last position
+        sent, only the new moves are played (on a copy), which saves the replay (2.5 ms at
+        move 65, several times that on a loaded machine) from the clock."""
+        fen = fen or STARTING_FEN
+        moves = list(moves)
+        last_fen, last_moves = self._position
+        start = len(last_moves)
+        if last_fen == fen and moves[:start] == last_moves:
+            board = self.board.copy()
+        else:
+            start = 0
+            try:
+                board = Board(fen)
+            except FenError as exc:
+                raise PositionError(str(exc)) from None
+        for ply, text in enumerate(moves[start:], start + 1):
             try:
                 board.push_uci(text)
             except ValueError:
@@ -99,10 +111,12 @@ class Engine:
                     f"illegal move {text!r} at ply {ply} of the move list; position unchanged"
                 ) from None
         self.board = board
+        self._position = (fen, moves)
 
     def new_game(self) -> None:
         self.wait()
         self.board = Board()
+        self._position = (STARTING_FEN, [])
         self.session.new_table()
 
     # -- options -----------------------------------------------------------------------

@@ -44,3 +44,49 @@ def test_bad_input_keeps_position(pipe):
         assert reply[-1].startswith("info string ")
         assert _display(pipe)["Fen"] == before
     assert pipe.ask("go perft 1", "Nodes searched")[-1] == "Nodes searched: 20"
+
+
+def test_a_position_that_extends_the_last_one_equals_a_fresh_replay():
+    """The facade plays only the moves a GUI added since the last `position`; the board
+    must be exactly the one a full replay builds (FEN, key, repetition count), also after a
+    rejected line, a different game, and a position that is not an extension."""
+    import random
+    from engine.board import Board
+    from engine.facade import Engine, PositionError
+    rng = random.Random(5)
+    engine = Engine()
+    for game in range(3):
+        oracle = chess.Board()
+        moves = []
+        while len(moves) < 120 and not oracle.is_game_over():
+            move = rng.choice(list(oracle.legal_moves))
+            if rng.random() < 0.3:   # knight shuffles make repetitions
+                knights = [m for m in oracle.legal_moves
+                           if oracle.piece_type_at(m.from_square) == chess.KNIGHT]
+                move = rng.choice(knights) if knights else move
+            oracle.push(move)
+            moves.append(move.uci())
+            if rng.random() < 0.1:
+                try:
+                    engine.set_position(None, moves + ["a1a1"])
+                except PositionError:
+                    pass
+                else:
+                    raise AssertionError("an illegal move was accepted")
+            engine.set_position(None, moves)
+            fresh = Board()
+            for text in moves:
+                fresh.push_uci(text)
+            assert engine.board.fen() == fresh.fen() == oracle.fen(en_passant="xfen")
+            assert engine.board.key == fresh.key
+            assert engine.board.repetitions() == fresh.repetitions()
+        engine.set_position(None, moves[:len(moves) // 2])     # back in the same game
+        assert engine.board.fen() == _replayed(moves[:len(moves) // 2])
+
+
+def _replayed(moves):
+    from engine.board import Board
+    board = Board()
+    for text in moves:
+        board.push_uci(text)
+    return board.fen()
