@@ -19,6 +19,7 @@ from engine.driver import Iteration, Limits
 from engine.session import Session
 from engine.eval import TERM_NAMES, evaluate_full_white, evaluate_white, scratch_sums, side_terms
 from engine.options import OPTIONS
+from engine.timeman import LagTracker
 from engine.types import EMPTY, ST_EG, ST_MG, ST_PHASE, WHITE
 
 CURRMOVE_AFTER = 1.0   # seconds before `info currmove` lines start
@@ -74,6 +75,7 @@ class Engine:
         self.options = {option.name: option.default for option in OPTIONS}
         self.board = Board()
         self._position = (STARTING_FEN, [])  # (FEN, moves) that self.board was set up from
+        self.lag = LagTracker()
         self.session = Session(hash_mb=self.options["Hash"])
         self.searcher = self.session.searcher
         self._thread: Optional[threading.Thread] = None
@@ -115,6 +117,7 @@ class Engine:
 
     def new_game(self) -> None:
         self.wait()
+        self.lag.reset()
         self.board = Board()
         self._position = (STARTING_FEN, [])
         self.session.new_table()
@@ -171,14 +174,23 @@ class Engine:
                 except ValueError:
                     self.listener.note(f"searchmoves: {text!r} is not legal here, ignored")
             limits.searchmoves = moves or None
+        white = board.turn == WHITE
+        clock_ms = limits.clock.wtime if white else limits.clock.btime
+        inc_ms = limits.clock.winc if white else limits.clock.binc
+        plies = len(self._position[1])
+        if limits.infinite or limits.clock.movetime is not None:
+            self.lag.reset()        # pondering or a fixed time: the clock says nothing of lag
+        else:
+            self.lag.observe(clock_ms, inc_ms, plies)
         limits.soft_time, limits.hard_time = limits.clock.budgets(
-            board.turn == WHITE, self.options["Move Overhead"])
+            white, self.lag.overhead_ms(self.options["Move Overhead"]))
         limits.multipv = self.options["MultiPV"]
         limits.started_at = arrived
         self._waiting = limits.infinite
         self._release.clear()
         self._busy = True
         self._limits = limits
+        self._move_clock = (None if limits.infinite else clock_ms, inc_ms, plies)
         self._thread = threading.Thread(target=self._search_worker, args=(board, limits),
                                         name="twobig-search", daemon=True)
         self._thread.start()
@@ -235,6 +247,9 @@ class Engine:
                 self._apply_option(name, value)
             # Not searching any more *before* the GUI can read bestmove and send a new go.
             self._busy = False
+            clock_ms, inc_ms, plies = self._move_clock
+            self.lag.moved(clock_ms, inc_ms, plies,
+                           (time.perf_counter() - limits.started_at) * 1000.0)
         self.listener.best_move(best, ponder)
 
     def _currmove_monitor(self, done: threading.Event) -> None:

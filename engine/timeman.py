@@ -4,6 +4,7 @@ soft: no new iteration is started after it (the driver stretches it when the bes
       changes or the score drops); hard: the search is stopped at it, whatever it is doing.
 Both leave `Move Overhead` for the GUI and the pipe.
 """
+from collections import deque
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
@@ -49,3 +50,43 @@ class Clock:
         """(soft, hard) seconds for the side to move (white or not)."""
         return budgets(self.wtime if white else self.btime, self.winc if white else self.binc,
                        self.movestogo, self.movetime, overhead_ms)
+
+
+LAG_MOVES = 8          # the lag of this many recent moves is remembered
+LAG_FACTOR = 2         # Move Overhead is raised to this many times the worst recent lag
+MAX_PLAUSIBLE_LAG_MS = 5000
+
+
+class LagTracker:
+    """The time a GUI's clock loses on our moves beyond what the engine measures (the
+    pipe both ways, waiting to be scheduled on a loaded machine, the GUI itself). From two
+    consecutive `go` commands of one game: the clock should now read the last one, minus
+    what we spent, plus the increment; the shortfall is the lag. The effective overhead is
+    then at least LAG_FACTOR x the worst of the last LAG_MOVES lags."""
+
+    def __init__(self):
+        self._lags = deque(maxlen=LAG_MOVES)
+        self._last = None     # (clock_ms, inc_ms, plies played, ms spent) of our last move
+
+    def reset(self) -> None:
+        self._lags.clear()
+        self._last = None
+
+    def observe(self, clock_ms: Optional[int], inc_ms: Optional[int], plies: int) -> None:
+        """A clock `go` arrived for our move at game length `plies`."""
+        if self._last is not None and clock_ms is not None:
+            last_clock, last_inc, last_plies, spent = self._last
+            if plies == last_plies + 2:
+                lag = last_clock - spent + (last_inc or 0) - clock_ms
+                if 0 <= lag <= MAX_PLAUSIBLE_LAG_MS:   # below 0: time added (movestogo)
+                    self._lags.append(lag)
+        self._last = None
+
+    def moved(self, clock_ms: Optional[int], inc_ms: Optional[int], plies: int,
+              spent_ms: float) -> None:
+        """Our bestmove went out `spent_ms` after its `go` (clock searches only)."""
+        self._last = None if clock_ms is None else (clock_ms, inc_ms, plies, spent_ms)
+
+    def overhead_ms(self, configured: int) -> int:
+        worst = max(self._lags) if self._lags else 0
+        return max(configured, int(LAG_FACTOR * worst))

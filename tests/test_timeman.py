@@ -41,3 +41,38 @@ def test_the_clock_runs_from_when_go_arrived():
     result = searcher.run(Board(), new_table(mb=1),
                           Limits(soft_time=999.0, hard_time=999.0, started_at=arrived))
     assert result.depth <= 2 and result.best_move != 0      # out of time at once, still a move
+
+
+def test_lag_is_what_the_clock_lost_beyond_the_time_spent():
+    from engine.timeman import LAG_FACTOR, LagTracker
+    lag = LagTracker()
+    lag.observe(10_000, 100, plies=0)
+    lag.moved(10_000, 100, plies=0, spent_ms=400)
+    lag.observe(9_650, 100, plies=2)          # expected 10,000 - 400 + 100 = 9,700: 50 ms lost
+    assert lag.overhead_ms(30) == LAG_FACTOR * 50
+    assert lag.overhead_ms(500) == 500        # never below the configured overhead
+    lag.moved(9_650, 100, plies=2, spent_ms=100)
+    lag.observe(20_000, 100, plies=4)         # time added at a control: no lag measured
+    assert lag.overhead_ms(30) == LAG_FACTOR * 50
+    lag.moved(20_000, 100, plies=4, spent_ms=100)
+    lag.observe(19_000, 100, plies=8)         # not our next move (a different game): ignored
+    assert lag.overhead_ms(30) == LAG_FACTOR * 50
+    lag.reset()
+    assert lag.overhead_ms(30) == 30
+
+
+def test_the_engine_raises_its_overhead_when_the_gui_clock_runs_faster():
+    """Two clock moves through the facade: the GUI's clock dropped 300 ms more than the
+    engine spent, so the next move's budget keeps LAG_FACTOR x 300 ms back."""
+    from engine.facade import Engine
+    from engine.timeman import LAG_FACTOR
+    from engine.uci import parse_go
+    engine = Engine()
+    engine.set_position(None, ["e2e4", "e7e5"])
+    engine.go(parse_go(["wtime", "60000", "btime", "60000", "depth", "2"])[0])
+    engine.wait()
+    spent = engine.lag._last[3]
+    engine.set_position(None, ["e2e4", "e7e5", "g1f3", "b8c6"])
+    engine.go(parse_go(["wtime", str(int(60000 - spent - 300)), "btime", "60000", "depth", "2"])[0])
+    engine.wait()
+    assert abs(engine.lag.overhead_ms(0) - LAG_FACTOR * 300) <= LAG_FACTOR * 1
