@@ -14,7 +14,7 @@ from engine._jit import jit
 
 FREE = np.int32(0)
 HELD = np.int32(1)
-LOCK_SPINS = 1 << 12   # attempts before a store gives up on a busy bucket (a holder that
+LOCK_SPINS = 4096      # attempts before a store gives up on a busy bucket (a holder that
                        # the OS preempted would otherwise keep every other thread spinning)
 
 
