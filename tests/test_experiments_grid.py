@@ -1,13 +1,13 @@
 """Issue 16's machinery: per-position and thesis counts, seeded Zobrist key sets, the CSV
 (old rows, rerun skips), the paired bootstrap and the report, and the grid on Dask."""
 import csv
-import importlib.util
 from pathlib import Path
 
 import chess
 import chess.polyglot
 import numpy as np
 import pytest
+from tests.conftest import load_script
 
 from lab import experiments as X
 from lab import experiments_report as R
@@ -19,10 +19,7 @@ EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
 
 @pytest.fixture(scope="module")
 def script():
-    spec = importlib.util.spec_from_file_location("tt_experiments", ROOT / "scripts" / "tt_experiments.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tt_experiments")
 
 
 # -- per-position counts and the thesis' count ----------------------------------------------

@@ -1,9 +1,9 @@
 """scripts/match.py: the statistics, the README row, and a real two-game match."""
-import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
+from tests.conftest import load_script
 from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -11,10 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def match():
-    spec = importlib.util.spec_from_file_location("match_script", ROOT / "scripts" / "match.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("match")
 
 
 def test_elo_of_known_scores(match):
