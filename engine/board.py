@@ -191,7 +191,7 @@ class Board:
 
     def repetitions(self) -> int:
         """Earlier occurrences of the current position in the game."""
-        return int(position.repetitions(self.P, 0))
+        return int(position.repetitions(self.P))
 
     # -- perft -------------------------------------------------------------------------
     def perft(self, depth: int, bulk: bool = True) -> int:

@@ -142,7 +142,6 @@ class Searcher:
     def __init__(self):
         self.S = new_search_state()
         self.helpers: List[SearchState] = []    # one search state per helper thread
-        self.threads = 1
         self.profile = PROFILE_PLAY
         self._watchdog = _Watchdog(self.stop)
         self._clock = time.perf_counter()
@@ -189,12 +188,16 @@ class Searcher:
             worker.join()
         self._workers = []
 
+    @property
+    def threads(self) -> int:
+        return len(self.helpers) + 1
+
     def set_threads(self, threads: int) -> None:
         """Search with `threads` threads from the next search on (not during one)."""
         self.join_helpers()
-        self.threads = max(1, min(int(threads), MAX_THREADS))
-        self.helpers = self.helpers[:self.threads - 1]
-        while len(self.helpers) < self.threads - 1:
+        helpers = max(1, min(int(threads), MAX_THREADS)) - 1
+        self.helpers = self.helpers[:helpers]
+        while len(self.helpers) < helpers:
             self.helpers.append(new_search_state())
 
     def current_move(self):
@@ -393,7 +396,6 @@ class Searcher:
             if prev:
                 with self._finished_lock:
                     self._finished[number] = (depth, score, prev)
-            if prev:
                 counts = {int(S.root_moves[i]): int(S.root_nodes[i]) for i in range(len(order))}
                 rest = sorted((m for m in order if m != prev[0]), key=lambda m: -counts.get(int(m), 0))
                 order = np.array([prev[0]] + rest, dtype=np.int64)

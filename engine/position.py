@@ -310,22 +310,32 @@ def unmake_null(P):
 
 
 @jit
-def repetitions(P, since):
-    """How often the current position occurred before, looking back no further than row
-    `since` (0: the whole game). Only rows with the same side to move and no irreversible
-    move or null move in between can repeat."""
+def repetition_counts(P, root_row):
+    """Earlier occurrences of the current position, as (at rows after `root_row`, at or
+    before it). Only rows with the same side to move and no irreversible move or null move
+    in between can repeat."""
     ply = P.meta[META_PLY]
     row = P.st[ply]
-    reach = min(row[ST_HALFMOVE], row[ST_NULL_DIST])
-    stop = max(ply - reach, since)
+    stop = ply - min(row[ST_HALFMOVE], row[ST_NULL_DIST])
     key = P.keys[ply]
-    count = 0
+    after = 0
+    before = 0
     i = ply - 4
     while i >= stop:
         if P.keys[i] == key:
-            count += 1
+            if i > root_row:
+                after += 1
+            else:
+                before += 1
         i -= 2
-    return count
+    return after, before
+
+
+@jit
+def repetitions(P):
+    """How often the current position occurred before in the game."""
+    after, before = repetition_counts(P, P.meta[META_PLY])
+    return after + before
 
 
 @jit
@@ -333,21 +343,8 @@ def repeats_as_draw(P, root_row):
     """Whether the current position counts as a repetition draw in a search from row
     `root_row`: once before inside the search (after the root: the side that allowed it can
     repeat again), or twice before in the game up to the root (a threefold repetition)."""
-    ply = P.meta[META_PLY]
-    row = P.st[ply]
-    stop = ply - min(row[ST_HALFMOVE], row[ST_NULL_DIST])
-    key = P.keys[ply]
-    before_root = 0
-    i = ply - 4
-    while i >= stop:
-        if P.keys[i] == key:
-            if i > root_row:
-                return True
-            before_root += 1
-            if before_root >= 2:
-                return True
-        i -= 2
-    return False
+    after, before = repetition_counts(P, root_row)
+    return after >= 1 or before >= 2
 
 
 @jit

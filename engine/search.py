@@ -137,7 +137,7 @@ def is_draw(P, T, S, ply):
         start = ply * MAX_MOVES
         return generate_moves(P, T, S.moves, start, GEN_ALL) > start
     if S.ctrl[K_PROFILE] == PROFILE_PAPER:
-        if repetitions(P, 0) >= 1:   # the thesis' runs: any earlier occurrence (kept frozen)
+        if repetitions(P) >= 1:   # the thesis' runs: any earlier occurrence (kept frozen)
             return True
     elif repeats_as_draw(P, row - ply):
         return True

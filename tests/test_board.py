@@ -142,7 +142,7 @@ def test_repetition_over_game_and_null_move():
     assert board.key != key and board.turn == WHITE
     oracle = chess.Board(board.fen())
     assert board.key == chess.polyglot.zobrist_hash(oracle)
-    assert position.repetitions(board.P, 0) == 0
+    assert position.repetitions(board.P) == 0
     position.unmake_null(board.P)
     assert board.key == key
 
