@@ -38,26 +38,46 @@ from lab.experiments import read_rows, run_grid  # noqa: E402
 
 SCHEMES = ["DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TwoDEEP", "TwoBig1"]
 NOISE_SCHEMES_QUICK = ["DEEP", "TwoDEEP", "TwoBig1"]
+NOISE_SCHEMES = ["DEEP", "BIG1", "TwoDEEP", "TwoBig1"]
 
 
-def plan(quick: bool, max_depth: int, key_seeds: int = None):
+# The thesis' depths (section 2.7): middle game 3-7 ply on the 94 positions, 8 ply on the 44
+# of games 1-3 at 16K/64K/256K/1024K, endgame 10 ply, section 2.7.2 at 8 (middle) and 10
+# (endgame) ply, and the 9-ply check of the thesis' extrapolation from 7 ply.
+THESIS_DEPTHS = dict(middle=7, middle44=8, endgame=10, move_score=8, move_score_end=10,
+                     extrapolation=9)
+EXTRAPOLATION_SET = "middle:16"   # the first 16 of the 94 positions (9 ply costs)
+EXPERIMENTS = ["schemes", "schemes44", "endgame", "no_table", "move_score", "collisions",
+               "type1", "noise", "extrapolation"]
+
+
+def plan(quick: bool, max_depth: int = None, key_seeds: int = None, endgame_depth: int = None):
     """The grid's cells: [(experiment, RunConfig without depth as a dict, depths)].
-    key_seeds: how many seeded Zobrist key sets repeat the headline cells (default 2 quick,
-    3 full; 0: none)."""
+    max_depth: deepest middle-game depth (default: the thesis' 7; 5 quick); endgame_depth:
+    the endgame depth (default: the thesis' 10; 6 quick); key_seeds: how many seeded Zobrist
+    key sets repeat the headline cells (default 2 quick, 3 full; 0: none)."""
     runs = []
     if quick:
-        sizes, depths = [8, 32, 128, 512], [3, 4, 5]
-        end_sizes, end_depths = [8, 64, 512], [6]
+        max_depth = max_depth or 5
+        endgame_depth = endgame_depth or 6
+        sizes, sizes44, depth44 = [8, 32, 128, 512], [], None
+        end_sizes = [8, 64, 512]
         mv_sizes, mv_depth, mv_end_depth = [8, 64, 256], 6, 7
         col_depth = 4
         noise_schemes, noise_sizes = NOISE_SCHEMES_QUICK, [8]
+        extrapolation = None
     else:
+        max_depth = max_depth or THESIS_DEPTHS["middle"]
+        endgame_depth = endgame_depth or THESIS_DEPTHS["endgame"]
         sizes = [8, 16, 32, 64, 128, 256, 512, 1024]
-        depths = list(range(3, max_depth + 1))
-        end_sizes, end_depths = sizes, [max_depth + 1]
-        mv_sizes, mv_depth, mv_end_depth = [8, 16, 32, 64, 128, 256], max_depth + 1, max_depth + 2
+        sizes44, depth44 = [16, 64, 256, 1024], max_depth + 1
+        end_sizes = sizes
+        mv_sizes = [8, 16, 32, 64, 128, 256]
+        mv_depth, mv_end_depth = max_depth + 1, endgame_depth
         col_depth = 5
-        noise_schemes, noise_sizes = SCHEMES, [8, 256]
+        noise_schemes, noise_sizes = NOISE_SCHEMES, [8]
+        extrapolation = (EXTRAPOLATION_SET, max_depth + 2, 256)
+    depths = list(range(3, max_depth + 1))
     if key_seeds is None:
         key_seeds = 2 if quick else 3
     for stamping in (True, False):
@@ -65,10 +85,16 @@ def plan(quick: bool, max_depth: int, key_seeds: int = None):
             for size in sizes:
                 runs.append(("schemes", dict(test_set="middle", scheme=scheme, positions_k=size,
                                              stamping=stamping), depths))
+            for size in sizes44:
+                runs.append(("schemes", dict(test_set="middle44", scheme=scheme,
+                                             positions_k=size, stamping=stamping), [depth44]))
     for scheme in SCHEMES:
         for size in end_sizes:
             runs.append(("schemes", dict(test_set="endgame", scheme=scheme, positions_k=size,
-                                         stamping=True), end_depths))
+                                         stamping=True), [endgame_depth]))
+    # Figure 2.10: the search without a table (one search per position gives every depth).
+    runs.append(("no_table", dict(test_set="middle", scheme="TwoBig1", positions_k=sizes[0],
+                                  stamping=False, use="none"), depths))
     for test_set, depth in (("short", mv_depth), ("endgame21", mv_end_depth)):
         runs.append(("move_score", dict(test_set=test_set, scheme="TwoBig1", positions_k=mv_sizes[0],
                                         stamping=True, use="none"), [depth]))
@@ -90,7 +116,24 @@ def plan(quick: bool, max_depth: int, key_seeds: int = None):
             for size in noise_sizes:
                 runs.append(("noise", dict(test_set="middle", scheme=scheme, positions_k=size,
                                            stamping=True, key_seed=seed), [depths[-1]]))
+    # The thesis' extrapolation: its 7-ply 16K point stands for 9 ply at 256K. Measured here
+    # on a subset without time stamping (Figure 2.8's conditions), so that the 7-ply counts of
+    # the same positions can be read from the "schemes" rows' per-position column.
+    if extrapolation:
+        test_set, depth, size = extrapolation
+        for scheme in SCHEMES:
+            runs.append(("extrapolation", dict(test_set=test_set, scheme=scheme,
+                                               positions_k=size, stamping=False), [depth]))
     return runs
+
+
+def experiment_of(cell) -> str:
+    """The --only name of a cell: its experiment, with the 8-ply subset and the endgame
+    scheme runs named apart (they are the costly ones)."""
+    experiment, cfg, _ = cell
+    if experiment == "schemes" and cfg["test_set"] != "middle":
+        return "schemes44" if cfg["test_set"] == "middle44" else "endgame"
+    return experiment
 
 
 def source_commit() -> str:
@@ -113,12 +156,18 @@ def source_commit() -> str:
 @click.option("--scheduler", default=None, metavar="tcp://HOST:8786",
               help="Run the cells on the Dask cluster of this scheduler (no local cluster).")
 @click.option("--serial", is_flag=True, help="Run the cells one by one in this process (no Dask).")
-@click.option("--max-depth", default=6, show_default=True, help="Deepest middle-game depth (full run).")
+@click.option("--max-depth", default=None, type=int,
+              help="Deepest middle-game depth [default: the thesis' 7; 5 with --quick].")
+@click.option("--endgame-depth", default=None, type=int,
+              help="Endgame depth [default: the thesis' 10; 6 with --quick].")
+@click.option("--only", default=None, metavar="NAME[,NAME]",
+              help="Run only these parts of the grid: " + ", ".join(EXPERIMENTS) + ".")
 @click.option("--key-seeds", default=None, type=int,
               help="Seeded Zobrist key sets repeating the headline cells [default: 2 quick, 3 full].")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Output folder.")
 @click.option("--report-only", is_flag=True, help="Only rebuild the report from the CSV.")
-def main(quick, jobs, scheduler, serial, max_depth, key_seeds, out, report_only):
+def main(quick, jobs, scheduler, serial, max_depth, endgame_depth, only, key_seeds, out,
+         report_only):
     out_dir = Path(out) if out else ROOT / "docs" / "experiments" / ("quick" if quick else "")
     out_dir.mkdir(parents=True, exist_ok=True)
     csv_path = out_dir / "results.csv"
@@ -126,7 +175,14 @@ def main(quick, jobs, scheduler, serial, max_depth, key_seeds, out, report_only)
         started = time.perf_counter()
         where = ("this process" if serial else f"the Dask scheduler at {scheduler}" if scheduler
                  else f"a local Dask cluster of {jobs} workers")
-        ran = run_grid(plan(quick, max_depth, key_seeds), csv_path, scheduler=scheduler,
+        cells = plan(quick, max_depth, key_seeds, endgame_depth)
+        if only:
+            wanted = set(only.split(","))
+            unknown = wanted - set(EXPERIMENTS)
+            if unknown:
+                raise click.BadParameter(f"unknown: {', '.join(sorted(unknown))}", param_hint="--only")
+            cells = [cell for cell in cells if experiment_of(cell) in wanted]
+        ran = run_grid(cells, csv_path, scheduler=scheduler,
                        workers=jobs, serial=serial, commit=source_commit(), echo=click.echo)
         if ran:
             click.echo(f"wall time {time.perf_counter() - started:.0f} s for {ran} cells on {where}")
