@@ -9,6 +9,7 @@ interval. The resampling is seeded, so the report is the same on every rebuild.
 """
 import functools
 import math
+import os
 from collections import defaultdict
 from pathlib import Path
 from typing import NamedTuple, Optional
@@ -22,6 +23,7 @@ USES = ["none", "move", "score", "exact", "bounds", "full"]
 USE_LABEL = {"none": "no table", "move": "move only", "score": "score only",
              "exact": "exact scores only", "bounds": "bounds only", "full": "move and score"}
 METRICS = {"nodes": "per_position", "thesis_nodes": "per_position_thesis"}
+METRIC_NAME = {"nodes": "all nodes", "thesis_nodes": "interior + horizon leaves"}
 RESAMPLES = 10_000
 BOOTSTRAP_SEED = 20_240_616
 CONFIDENCE = 0.95
@@ -123,37 +125,68 @@ def _fmt_k(k):
     return f"{k}K" if k < 1024 else f"{k // 1024}M"
 
 
-def _finish(fig, ax, sizes, title, path):
-    """Thesis-style axes: table size on a log2 scale, nodes in millions."""
-    import matplotlib.pyplot as plt
+def _size_axis(ax, sizes):
+    """Thesis-style x axis: table size on a log2 scale."""
     ax.set_xscale("log", base=2)
     ax.set_xticks(sizes)
     ax.set_xticklabels([_fmt_k(s) for s in sizes])
     ax.set_xlabel("table size (positions)")
-    ax.set_ylabel("nodes (millions)")
-    ax.set_title(title)
     ax.grid(True, alpha=0.3)
+
+
+def _finish(fig, ax, sizes, title, path):
+    _size_axis(ax, sizes)
+    ax.set_ylabel("nodes (millions)")
+    ax.set_ylim(bottom=0)          # from zero: small differences are not blown up
+    ax.set_title(title)
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110)
+    import matplotlib.pyplot as plt
     plt.close(fig)
 
 
-def _plot_schemes(cell, sizes, title, path):
+def _plot_schemes(cell, sizes, title, path, metric, none_row=None, floor=0.0):
+    """Left: each scheme's total of `metric` from zero, with the no-table total as a line.
+    Right: each scheme against TwoBig1 in percent with its 95% paired bootstrap interval,
+    over a grey band of +-`floor` (the key-set noise floor)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, (ax, right) = plt.subplots(1, 2, figsize=(12, 4.5))
     for scheme in SCHEMES:
-        xs, ys = [], []
-        for size in sizes:
-            row = cell.get((scheme, size, "full", 64))
-            if row:
-                xs.append(size)
-                ys.append(_num(row["nodes"]) / 1e6)
+        points = [(size, cell[(scheme, size, "full", 64)]) for size in sizes
+                  if (scheme, size, "full", 64) in cell]
+        if not points:
+            continue
+        style = "-o" if scheme in TWO_LEVEL else "--."
+        ax.plot([p[0] for p in points], [_num(p[1].get(metric)) / 1e6 for p in points], style,
+                label=scheme)
+        if scheme == "TwoBig1":
+            continue
+        xs, ys, errors = [], [], [[], []]
+        for size, row in points:
+            base = cell.get(("TwoBig1", size, "full", 64))
+            other = compare(base, row, metric) if base else None
+            if other is None:
+                continue
+            xs.append(size * (1 + 0.03 * (SCHEMES.index(scheme) - 3)))   # spread the bars
+            ys.append(other.percent)
+            errors[0].append(other.percent - other.low)
+            errors[1].append(other.high - other.percent)
         if xs:
-            style = "-o" if scheme in TWO_LEVEL else "--."
-            ax.plot(xs, ys, style, label=scheme)
+            right.errorbar(xs, ys, yerr=errors, fmt=style[-1] if style[-1] == "o" else ".",
+                           capsize=2, label=scheme)
+    if none_row is not None:
+        ax.axhline(_num(none_row.get(metric)) / 1e6, color="k", linestyle=":", label="no table")
+    if floor > 0:
+        right.axhspan(-floor, floor, color="0.85", label="key-set noise")
+    right.axhline(0, color="k", linewidth=0.8)
+    _size_axis(right, sizes)
+    right.set_ylabel("nodes against TwoBig1 (%)")
+    right.set_title("against TwoBig1, 95% intervals")
+    if right.get_legend_handles_labels()[0]:
+        right.legend(fontsize="small")
     _finish(fig, ax, sizes, title, path)
 
 
@@ -175,33 +208,6 @@ def _plot_uses(cells, sizes, title, path):
     if none:
         ax.axhline(_num(none[0]["nodes"]) / 1e6, color="k", linestyle=":", label="no table")
     _finish(fig, ax, sizes, title, path)
-
-
-class _Tally:
-    """How often a claim held over the data points, and how often outside the noise."""
-
-    def __init__(self):
-        self.held = self.points = self.with_data = self.significant = 0
-
-    def add(self, held: bool, difference: Optional[Difference] = None, clear: bool = None):
-        """`clear`: the claim held outside the noise (default: held and the interval
-        excludes 0)."""
-        self.points += 1
-        self.held += bool(held)
-        if difference is not None:
-            self.with_data += 1
-            if clear is None:
-                clear = held and not difference.within_noise
-            self.significant += bool(clear)
-
-    def share(self) -> str:
-        return f"{self.held}/{self.points}" if self.points else "n/a"
-
-    def noise_note(self) -> str:
-        if not self.with_data:
-            return ""
-        return (f"; outside the noise (95% interval excludes 0) at {self.significant} of the "
-                f"{self.with_data} points with per-position counts")
 
 
 def _cell_values(cell, size, metric):
@@ -237,89 +243,57 @@ def _scheme_table(cell, sizes, metric):
 
 
 def _section_schemes(rows, out_dir, lines):
-    """Section 1; returns the tallies and figures the conclusions use."""
+    """Section 1: a table (both counts) and a plot per (test set, stamping, depth)."""
+    from lab.reproduction import Grid, doubling_size
+
+    grid = Grid(rows)
     schemes = _index(rows, "schemes")
+    no_table = _index(rows, "no_table")
     lines += ["## 1. Replacement schemes (thesis 2.7.1, Figures 2.8-2.11)", "",
               "Each table: total nodes per scheme; the spread between the worst and the best "
               "scheme; TwoBig1 against the best other scheme (negative: TwoBig1 searched fewer "
               "nodes), with 95% paired bootstrap intervals where the rows keep per-position "
               "counts. Where the rows also have the thesis' count (interior nodes + horizon "
-              "leaves, no quiescence), a second table gives it.", ""]
-    found = dict(spreads_small=[], spreads_big=[], stamping_gain=[], big_diff=[],
-                 twobig_best=_Tally(), two_beats_one=_Tally(), old_new_worst=_Tally(),
-                 big_same=_Tally(), stamping_helps=_Tally(), one_percent={})
+              "leaves, no quiescence), a second table gives it, and the plots show it. Plots: "
+              "totals from zero with the no-table total as a dotted line; on the right each "
+              "scheme against TwoBig1 with its interval, over the key-set noise floor (grey).",
+              ""]
     for (test_set, stamping, depth) in sorted(schemes):
         cell = schemes[(test_set, stamping, depth)]
         sizes = sorted({k[1] for k in cell})
         lines += [f"### {test_set}, depth {depth}, time stamping {'on' if stamping else 'off'}", ""]
         lines += _scheme_table(cell, sizes, "nodes") + [""]
+        metric = "nodes"
         if any(_num(r.get("thesis_nodes")) > 0 for r in cell.values()):
+            metric = "thesis_nodes"
             lines += ["The thesis' count (interior nodes + horizon leaves):", ""]
             lines += _scheme_table(cell, sizes, "thesis_nodes") + [""]
-        for size in sizes:
-            values = _cell_values(cell, size, "nodes")
-            if len(values) != len(SCHEMES) or test_set != "middle":
-                continue
-            row = {s: cell[(s, size, "full", 64)] for s in SCHEMES}
-            best = min(values.values())
-            spread = (max(values.values()) - best) / best * 100
-            if size == sizes[0]:
-                found["spreads_small"].append(spread)
-            elif size >= 512:
-                found["spreads_big"].append(spread)
-            rival = min((s for s in SCHEMES if s != "TwoBig1"), key=values.get)
-            found["twobig_best"].add(values["TwoBig1"] == best, compare(row[rival], row["TwoBig1"]))
-            best_two = min(TWO_LEVEL, key=values.get)
-            best_one = min(ONE_LEVEL, key=values.get)
-            found["two_beats_one"].add(values[best_two] < values[best_one],
-                                       compare(row[best_one], row[best_two]))
-            ordered = sorted(values, key=values.get)
-            third = ordered[-3]
-            old_new = set(ordered[-2:]) == {"OLD", "NEW"}
-            found["old_new_worst"].add(old_new, compare(row[third], row[min(("OLD", "NEW"), key=values.get)]))
-            found["big_diff"].append(abs(values["BIG1"] - values["BIGALL"]) / values["BIG1"] * 100)
-            big = compare(row["BIG1"], row["BIGALL"])
-            found["big_same"].add(big is None or big.within_noise, big,
-                                  clear=None if big is None else big.within_noise)
-            if stamping:
-                for s in SCHEMES:
-                    off = schemes.get((test_set, False, depth), {}).get((s, size, "full", 64))
-                    if off:
-                        found["stamping_gain"].append((_num(off["nodes"]) - values[s]) / _num(off["nodes"]) * 100)
-                        found["stamping_helps"].add(values[s] < _num(off["nodes"]), compare(off, row[s]))
+        none = next(iter(no_table.get((test_set, False, depth), {}).values()), None)
         png = f"schemes_{test_set}_d{depth}_{'stamp' if stamping else 'clear'}.png"
         try:
             _plot_schemes(cell, sizes, f"{test_set}, {depth} ply, time stamping "
-                          f"{'on' if stamping else 'off'}", out_dir / png)
+                          f"{'on' if stamping else 'off'} ({METRIC_NAME[metric]})", out_dir / png,
+                          metric, none, grid.floor(metric))
             lines += [f"![{png}]({png})", ""]
         except ImportError:
             lines += ["(matplotlib not installed: no plot)", ""]
 
-    lines += ["### Table size beyond which doubling gains less than 1% (TwoBig1, time stamping)", ""]
-    for (test_set, stamping, depth), cell in sorted(schemes.items()):
-        if not stamping:
-            continue
-        sizes = sorted(k[1] for k in cell if k[0] == "TwoBig1")
-        nodes = [_num(cell[("TwoBig1", s, "full", 64)]["nodes"]) for s in sizes]
-        hit = None
-        for i in range(len(sizes) - 1):
-            if (nodes[i] - nodes[i + 1]) / nodes[i] < 0.01:
-                hit = sizes[i]
-                break
-        found["one_percent"][(test_set, depth)] = hit
-        label = (_fmt_k(hit) if hit != sizes[0] else f"<= {_fmt_k(hit)}") if hit else f">= {_fmt_k(sizes[-1])}"
-        lines.append(f"- {test_set}, depth {depth}: {label}")
+    lines += ["### Table size beyond which doubling gains less than 1% (TwoBig1)", "",
+              "| test set | depth | time stamping | interior + horizon leaves | all nodes |",
+              "|---|---|---|---|---|"]
+    for (test_set, stamping, depth) in sorted(schemes):
+        lines.append(f"| {test_set} | {depth} | {'on' if stamping else 'off'} | "
+                     + " | ".join(doubling_size(grid, m, test_set, depth, stamping) or "n/a"
+                                  for m in ("thesis_nodes", "nodes")) + " |")
     lines.append("")
-    return found
 
 
 def _section_uses(rows, out_dir, lines):
-    """Section 2; returns {(test_set, size, use): (percent against no table, Difference)}."""
+    """Section 2: each use of the entry against no table."""
     uses = _index(rows, "move_score")
     lines += ["## 2. Merits of move and score (thesis 2.7.2, Figures 2.13-2.14)", "",
               "Nodes with each part of the entry in use, and the change against no table "
               "(95% interval where per-position counts exist).", ""]
-    summary = {}
     for (test_set, stamping, depth), cells in sorted(uses.items()):
         sizes = sorted({k[1] for k in cells if k[2] != "none"})
         none = [r for r in cells.values() if r["use"] == "none"]
@@ -336,7 +310,6 @@ def _section_uses(rows, out_dir, lines):
                     diff = compare(none[0], row) if none else None
                     pct = (nodes - base) / base * 100
                     cols.append(f"{nodes / 1e6:.2f}M ({diff.text(0) if diff else f'{pct:+.0f}%'})")
-                    summary[(test_set, size, use)] = (pct, diff)
                 else:
                     cols.append("")
             lines.append(f"| {_fmt_k(size)} | " + " | ".join(cols) + " |")
@@ -353,7 +326,47 @@ def _section_uses(rows, out_dir, lines):
             lines += [f"![{png}]({png})", ""]
         except ImportError:
             pass
-    return summary
+
+
+def _section_npv(rows, lines):
+    """Section 3: n-ply lines in the entries against the best move alone (the move_score
+    experiment's full-table row at the same size and depth)."""
+    lines += ["## 3. n-ply principal variation in the entry (thesis 2.7.3, Figures 2.15-2.16)", ""]
+    npv = [r for r in rows if r["experiment"] == "npv"]
+    if not npv:
+        lines += ["Not run in this grid (experiment `npv`).", ""]
+        return
+    lines += ["Each entry keeps the first n moves of its best line (the thesis' n-ply PV); a "
+              "position missing from the table is ordered by the move an ancestor's line "
+              "gives for it. Nodes against the 1-ply PV (the best move only; the full-table "
+              "row of section 2) at the same size, with 95% intervals; TwoBig1, time "
+              "stamping. `ancestor moves`: nodes where the table had no move and an ancestor's "
+              "line gave one.", ""]
+    base = {(r["test_set"], int(r["positions_k"]), int(r["depth"])): r for r in rows
+            if r["experiment"] == "move_score" and r["use"] == "full" and r["scheme"] == "TwoBig1"}
+    plies = sorted({int(r.get("pv_plies") or 1) for r in npv})
+    for test_set, depth in sorted({(r["test_set"], int(r["depth"])) for r in npv}):
+        lines += [f"### {test_set}, depth {depth}", "",
+                  "| size | 1-ply | " + " | ".join(f"{n}-ply" for n in plies) + " |",
+                  "|---|---|" + "---|" * len(plies)]
+        for size in sorted({int(r["positions_k"]) for r in npv if r["test_set"] == test_set}):
+            one = base.get((test_set, size, depth))
+            cols = []
+            for n in plies:
+                row = next((r for r in npv if r["test_set"] == test_set and int(r["depth"]) == depth
+                            and int(r["positions_k"]) == size and int(r.get("pv_plies") or 1) == n), None)
+                if row is None:
+                    cols.append("")
+                    continue
+                diff = compare(one, row, "thesis_nodes") if one else None
+                used = _num(row.get("line_moves"))
+                cols.append(f"{_num(row['thesis_nodes']) / 1e6:.2f}M"
+                            + (f" ({diff.text()})" if diff else "")
+                            + (f", ancestor moves {int(used):,}" if not math.isnan(used) else ""))
+            lines.append(f"| {_fmt_k(size)} | "
+                         + (f"{_num(one['thesis_nodes']) / 1e6:.2f}M" if one else "") + " | "
+                         + " | ".join(cols) + " |")
+        lines.append("")
 
 
 def _section_collisions(rows, lines):
@@ -452,8 +465,9 @@ def _section_noise(rows, lines):
     return floor
 
 
-def write_report(rows, out_dir: Path, quick: bool) -> None:
-    """Write out_dir/README.md (and the plots) from the CSV's rows."""
+def write_report(rows, out_dir: Path, quick: bool, claims_path: Optional[Path] = None) -> None:
+    """Write out_dir/README.md (and the plots) from the CSV's rows, and the claims table
+    (lab.reproduction) to `claims_path` (default out_dir/claims.md)."""
     out_dir = Path(out_dir)
     lines = ["# Breuker's transposition-table experiments, run again with TwoBig", ""]
     lines += [
@@ -469,54 +483,17 @@ def write_report(rows, out_dir: Path, quick: bool) -> None:
         "endgame = 104 positions of 10 of Kasparov's 1994 games (`endgame_set.epd`), the "
         "thesis' own endgame games being unavailable; `short` = the 18 Kasparov-Short "
         "positions; `endgame21` = 21 consecutive positions of one endgame.", ""]
-    found = _section_schemes(rows, out_dir, lines)
-    use_summary = _section_uses(rows, out_dir, lines)
-    lines += ["## 3. n-ply principal variation in the entry (thesis 2.7.3)", "",
-              "Not run. A TwoBig slot is three 64-bit words (key; move, score, depth, bound, "
-              "generation; subtree size) and has no room for further moves: storing an n-ply "
-              "line needs 16 more bits per ply (80 bits for n = 5), i.e. a fourth and fifth "
-              "word, which would change the table's memory per position for every other "
-              "experiment. The thesis itself found fewer than 0.1% of nodes benefit and called "
-              "its results preliminary.", ""]
+    _section_schemes(rows, out_dir, lines)
+    _section_uses(rows, out_dir, lines)
+    _section_npv(rows, lines)
     _section_collisions(rows, lines)
-    floor = _section_noise(rows, lines)
+    _section_noise(rows, lines)
+    from lab.reproduction import write as write_claims
 
-    def mean(values):
-        return sum(values) / len(values) if values else math.nan
-
-    best, two, worst, same, stamp = (found[k] for k in ("twobig_best", "two_beats_one", "old_new_worst",
-                                                         "big_same", "stamping_helps"))
-    verdict = lambda t, share: ("yes" if t.points and t.held >= share * t.points
-                                else "partly" if t.held else "no")
-    lines += ["## The thesis' conclusions and ours", "",
-              "Middle game, total nodes (with quiescence)."
-              + (f" Noise floor from the seeded key sets: {floor:.2f}%." if not math.isnan(floor) else ""), "",
-              "| thesis | TwoBig | reproduced? |", "|---|---|---|",
-              f"| TwoBig1 is the best scheme | best at {best.share()} data points{best.noise_note()} | "
-              f"{verdict(best, 0.5)} |",
-              f"| two-level schemes beat one-level ones | at {two.share()} data points{two.noise_note()} | "
-              f"{verdict(two, 0.75)} |",
-              f"| OLD and NEW are the worst | the two worst at {worst.share()} data points{worst.noise_note()} | "
-              f"{verdict(worst, 0.75)} |",
-              f"| BIG1 ~ BIGALL | mean difference {mean(found['big_diff']):.2f}%"
-              + (f"; within noise at {same.significant} of {same.with_data} points" if same.with_data else "")
-              + f" | {'yes' if mean(found['big_diff']) < 2 else 'no'} |",
-              f"| spread best-worst 21% at 8K | {mean(found['spreads_small']):.1f}% at the smallest size | see text |",
-              f"| spread ~3% from 512K up | {mean(found['spreads_big']):.1f}% | see text |",
-              f"| time stamping saves ~2% | {mean(found['stamping_gain']):.1f}% on average (all schemes, sizes, "
-              f"depths); fewer nodes at {stamp.share()}{stamp.noise_note()} | see text |"]
-    if any(ts == "short" for (ts, size, use) in use_summary):
-        largest = max(size for (ts, size, use) in use_summary if ts == "short")
-        get = lambda ts, use: use_summary.get((ts, largest, use), (math.nan, None))[0]
-        lines += [
-            f"| score matters more than move | at {_fmt_k(largest)}: move only {get('short', 'move'):+.0f}%, "
-            f"score only {get('short', 'score'):+.0f}% | {'yes' if get('short', 'score') < get('short', 'move') else 'no'} |",
-            f"| bounds matter much more than exact values | exact only {get('short', 'exact'):+.0f}%, "
-            f"bounds only {get('short', 'bounds'):+.0f}% | {'yes' if get('short', 'bounds') < get('short', 'exact') else 'no'} |",
-            f"| move only -36%, full -68% (middle game, 256K) | move only {get('short', 'move'):+.0f}%, "
-            f"full {get('short', 'full'):+.0f}% at {_fmt_k(largest)} | see text |"]
-    lines += ["| doubling gains < 1% beyond 256K at 7 ply (middle game) | "
-              + ", ".join(f"{d} ply: {_fmt_k(v) if v else 'none'}"
-                          for (ts, d), v in sorted(found["one_percent"].items()) if ts == "middle")
-              + " | see text |", ""]
+    claims = Path(claims_path) if claims_path else out_dir / "claims.md"
+    write_claims(rows, claims)
+    link = os.path.relpath(claims, out_dir)
+    lines += ["## The thesis' claims", "",
+              f"Every claim of the chapter, checked against these rows: [{claims.name}]({link}) "
+              "(generated with this report).", ""]
     (out_dir / "README.md").write_text("\n".join(lines) + "\n")
