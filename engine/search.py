@@ -22,6 +22,18 @@ Profiles (ctrl[K_PROFILE]):
          promotions; every move in check), ordering by refutation (previous PV), TT move,
          MVV-LVA, promotions, history; no extensions, no pruning beyond alpha-beta; TT
          cut-offs at every node.
+
+n-ply lines (thesis 2.7.3; PAPER only, with a table made with pv_plies = n > 1): a node
+whose table entry has a move takes the entry's line: the move is the TT move, and moves
+2..n become the line inherited by the child that move leads to (S.inherited[ply + 1]). A
+node the table gives no move for, whose parent passed it an inherited line (it was reached
+by the line's previous move), orders that line's first move first as a TT move (if it is
+in the node's legal move list; counted in the table's S_LINE_MOVES) and passes the rest on
+the same way. Any other child inherits nothing. Each full-width node returns a line in
+S.lines[ply]: its best move followed by the line of the child that move leads to, cut to
+n - 1 moves, and stores its best move with that child's line as its entry's line. A node
+cut off by the table returns its entry's line; quiescence nodes, draws and mates return
+the empty line (quiescence nodes are not stored).
 """
 import collections
 import math
@@ -39,17 +51,19 @@ from engine.position import (
     unmake_null,
 )
 from engine.tt import (
-    BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, tt_bound_eval, tt_enabled, tt_hit_weight, tt_lookup,
-    tt_note_type1, tt_store,
+    BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, line_first, line_prepend, line_rest, tt_bound_eval,
+    tt_enabled, tt_hit_weight, tt_line_plies, tt_lookup, tt_note_line_move, tt_note_type1,
+    tt_root_line, tt_store_line,
 )
 from engine.types import (
     BISHOP, BLACK, DRAW, GEN_ALL, GEN_NOISY, INFINITE, KNIGHT, MATE, MATE_BOUND,
-    MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_SIDE, WHITE,
+    MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_SIDE, U0, WHITE,
 )
 
 SearchState = collections.namedtuple(
     "SearchState",
-    "ctrl killers history pv pv_len moves scores prev_pv root_moves root_nodes")
+    "ctrl killers history pv pv_len moves scores prev_pv root_moves root_nodes lines "
+    "inherited")
 
 PROFILE_PLAY = 0
 PROFILE_PAPER = 1
@@ -107,6 +121,8 @@ def new_search_state() -> SearchState:
         prev_pv=np.zeros(plies, dtype=np.int64),
         root_moves=np.zeros(MAX_MOVES, dtype=np.int64),
         root_nodes=np.zeros(MAX_MOVES, dtype=np.int64),
+        lines=np.zeros(plies, dtype=np.uint64),       # n-ply lines: the line a node returns
+        inherited=np.zeros(plies, dtype=np.uint64),   # ... and the one its parent passed it
     )
 
 
@@ -175,6 +191,35 @@ def _move_in_list(moves, start, end, move):
         if moves[i] == move:
             return True
     return False
+
+
+@jit
+def _tracks_lines(tt, paper):
+    """This search keeps n-ply lines (module docstring): PAPER with a table of n > 1."""
+    return paper and tt_enabled(tt) and tt_line_plies(tt) > 1
+
+
+@jit
+def _line_move(tt, S, ply, tt_move, tt_line, start, end):
+    """n-ply lines at a node with its legal moves in S.moves[start:end]: (the move to order
+    as the TT move, the move whose child inherits a line, that line). The table's move and
+    line come first; else the first move of the line inherited from the parent, if legal."""
+    if tt_move != 0:
+        return np.int64(tt_move), np.int64(tt_move), tt_line
+    inherited = S.inherited[ply]
+    move = line_first(inherited)
+    if move != 0 and _move_in_list(S.moves, start, end, move):
+        tt_note_line_move(tt)
+        return move, move, line_rest(inherited)
+    return np.int64(0), np.int64(0), U0
+
+
+@jit
+def _pass_line(S, ply, move, line_move, line):
+    """Before searching `move`'s child: it inherits `line` if reached by `line_move`, and
+    returns the empty line unless it sets one."""
+    S.inherited[ply + 1] = line if move == line_move else U0
+    S.lines[ply + 1] = U0
 
 
 @jit
@@ -268,14 +313,18 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
 
     # 1. Transposition table (Figure 2.7): an exact score returns, bounds move the window.
     tt_move = 0
+    tt_line = U0
     static = 0
     use_table = tt_enabled(tt)
+    track = _tracks_lines(tt, paper)
     known = False   # the table holds this position (with or without a move)
     if use_table:
-        known, tt_move, cut, tscore, alpha, beta, tsize = tt_lookup(
+        known, tt_move, cut, tscore, alpha, beta, tsize, tt_line = tt_lookup(
             tt, key, ply, depth, alpha, beta, ply > 0 and (paper or not is_pv))
         if cut:
             ctrl[K_WEIGHTED] += tt_hit_weight(tt, tsize)
+            if track:
+                S.lines[ply] = line_prepend(tt_move, tt_line, tt_line_plies(tt) - 1)
             return tscore
 
     side = P.st[P.meta[0], ST_SIDE]
@@ -312,12 +361,17 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
     if tt_move != 0 and not _move_in_list(S.moves, start, end, tt_move):
         tt_note_type1(tt)   # a wrong position's move: never play it
         tt_move = 0
+    line_move = 0
+    line_next = U0
+    if track:   # n-ply lines: no table move, but maybe an ancestor's
+        tt_move, line_move, line_next = _line_move(tt, S, ply, tt_move, tt_line, start, end)
     pv_move = S.prev_pv[ply] if on_pv and ply < ctrl[K_PREV_PV_LEN] else 0
     score_moves(P, S, S.moves, S.scores, start, end, pv_move, tt_move, ply, side, not paper)
 
     # 4. PVS over the ordered moves.
     best = -INFINITE
     best_move = 0
+    best_line = U0   # n-ply lines: the line returned by best_move's child
     searched = 0
     # Quiet late moves of a non-PV node near the horizon are pruned when they look hopeless
     # (never while every move searched so far loses to mate: a pruned move may be the only
@@ -338,6 +392,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
             unmake_move(P)   # checking moves are never pruned: they may mate
             pruned = True
             continue
+        if track:
+            _pass_line(S, ply, move, line_move, line_next)
         if searched == 0:
             score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ply + 1,
                             YES if (on_pv and move == pv_move) else NO, YES)
@@ -361,6 +417,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
         if score > best:
             best = score
             best_move = move
+            if track:
+                best_line = S.lines[ply + 1]
             if score > alpha:
                 alpha = score
                 _update_pv(S, ply, move)
@@ -374,6 +432,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
     if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
             and not move_is_promotion(best_move):
         reward_quiet(S, ply, side, best_move, depth, not paper, not paper)
+    if track:
+        S.lines[ply] = line_prepend(best_move, best_line, tt_line_plies(tt) - 1)
     if use_table:
         if best <= old_alpha:
             bound = BOUND_UPPER
@@ -381,7 +441,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
             bound = BOUND_LOWER
         else:
             bound = BOUND_EXACT
-        tt_store(tt, key, ply, best_move, best, depth, bound, ctrl[K_WEIGHTED] - weighted_start)
+        tt_store_line(tt, key, ply, best_move, best, depth, bound,
+                      ctrl[K_WEIGHTED] - weighted_start, best_line)
     return best
 
 
@@ -402,6 +463,12 @@ def search_root(P, T, tt, S, depth, alpha, beta):
     old_alpha = alpha
     best = -INFINITE
     best_move = 0
+    best_line = U0
+    track = _tracks_lines(tt, paper)
+    line_move = np.int64(0)
+    line_next = U0
+    if track:   # n-ply lines: the root's stored line guides the child of its first move
+        line_move, line_next = tt_root_line(tt, key)
     count = ctrl[K_ROOT_COUNT]
     pv_move = S.prev_pv[0] if ctrl[K_PREV_PV_LEN] > 0 else 0
     checked = in_check(P, T)
@@ -413,6 +480,8 @@ def search_root(P, T, tt, S, depth, alpha, beta):
         nodes_before = ctrl[K_NODES]
         quiet = not is_capture(P, move) and not move_is_promotion(move)
         make_move(P, T, move)
+        if track:
+            _pass_line(S, 0, move, line_move, line_next)
         if i == 0:
             score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY,
                             YES if move == pv_move else NO, YES)
@@ -438,6 +507,8 @@ def search_root(P, T, tt, S, depth, alpha, beta):
         if score > best:
             best = score
             best_move = move
+            if track:
+                best_line = S.lines[1]
             if score > alpha:
                 ctrl[K_ROOT_BEST] = move  # proven better than alpha: usable even if stopped
                 alpha = score
@@ -448,9 +519,12 @@ def search_root(P, T, tt, S, depth, alpha, beta):
         if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
                 and not move_is_promotion(best_move):
             reward_quiet(S, 0, side, best_move, depth, not paper, not paper)
+        if track:
+            S.lines[0] = line_prepend(best_move, best_line, tt_line_plies(tt) - 1)
         if tt_enabled(tt):
             bound = BOUND_UPPER if best <= old_alpha else (BOUND_LOWER if best >= beta else BOUND_EXACT)
-            tt_store(tt, key, 0, best_move, best, depth, bound, ctrl[K_WEIGHTED] - weighted_start)
+            tt_store_line(tt, key, 0, best_move, best, depth, bound,
+                          ctrl[K_WEIGHTED] - weighted_start, best_line)
     if S.pv_len[0] == 0 and best_move != 0:
         S.pv[0, 0] = best_move
         S.pv_len[0] = 1

@@ -19,18 +19,21 @@ class Session:
 
     The table is sized by `hash_mb` (UCI Hash) or `positions` (the thesis' experiments);
     `use` is one of engine.tt.TABLE_USES ("none" searches without a table);
-    `distinct_keys` > 0 counts the distinct keys stored (experiments; see engine.tt)."""
+    `distinct_keys` > 0 counts the distinct keys stored (experiments; see engine.tt);
+    `pv_plies` = n in 1..5 stores an n-ply line per entry, which the paper profile follows
+    (thesis 2.7.3; see engine.search)."""
 
     def __init__(self, profile: str = "play", hash_mb: Optional[float] = None,
                  positions: Optional[int] = None, scheme: int = ttmod.DEFAULT_SCHEME,
                  aging: bool = True, key_bits: int = 64, use: str = "full",
-                 distinct_keys: int = 0):
+                 distinct_keys: int = 0, pv_plies: int = 1):
         if hash_mb is None and positions is None:
             hash_mb = 16
         self.searcher = Searcher()
         self.profile = profile
         self._table_args = dict(mb=hash_mb, positions=positions, scheme=scheme, aging=aging,
-                                key_bits=key_bits, distinct_keys=distinct_keys)
+                                key_bits=key_bits, distinct_keys=distinct_keys,
+                                pv_plies=pv_plies)
         self._use = use
         self.table = None
         self.new_table()

@@ -1,6 +1,6 @@
 """[jit] The transposition table: layout, probe, store, nine replacement policies, aging, counters.
 
-A table is a `TT` namedtuple of five flat arrays:
+A table is a `TT` namedtuple of six flat arrays:
 
   slots  uint64[buckets * ways * 3]   the entries (layout below)
   conf   int64[C_LEN]                 shape, policy and experiment switches (C_* fields)
@@ -9,6 +9,9 @@ A table is a `TT` namedtuple of five flat arrays:
   locks  int32[buckets]               one lock word per bucket, taken by stores
   seen   uint64[2^k] (or [1]: off)    the experiments' set of distinct keys stored (open
                                       addressing, 0 = free; S_DISTINCT counts new ones)
+  lines  uint64[buckets * ways]       n-ply PV experiment (thesis 2.7.3, C_PV_PLIES = n > 1):
+         (or [1]: n = 1)              moves 2..n of each slot's line, parallel to the slots
+                                      (slot s at slots[3s] has its line at lines[s])
 
 A bucket holds `ways` slots: 1 for the one-level schemes (DEEP, NEW, OLD, BIG1, BIGALL,
 ANCIENT), 2 for the two-level ones (TwoDEEP, TwoBig1, AGE). For the same memory a
@@ -24,6 +27,22 @@ Slot layout: three uint64 words (one pack/unpack pair: pack_data / unpack_data).
           bits 42..49  generation of the search that stored it (time stamping, 0..255)
           bit  50      used: looked up during generation `generation` (ANCIENT policy)
   word 2  subtree size: nodes searched to obtain the result (BIG1 / BIGALL counting)
+
+Line layout (thesis 2.7.3: an entry stores an n-ply principal variation, n = C_PV_PLIES in
+1..5; its first move is the move of word 1, the other n - 1 are one uint64 in `lines`;
+one pack/unpack pair: pack_line / unpack_line):
+
+  bits  0..15  move 2 of the line: the best move of the position after the entry's move
+  bits 16..31  move 3
+  bits 32..47  move 4
+  bits 48..63  move 5       (each in the engine.types move layout; 0 = none, and the line
+                             ends at its first 0: a word of 0 is the empty line)
+
+The line is written with the slot's move (a store that keeps the old move keeps the old
+line), moves with its slot between levels and is read with it; with n = 1 it is neither
+read nor written. It is a hint, like the move: the search checks each of its moves for
+legality where it would use it. The search keeps the lines it passes between plies in the
+same word (a line of up to four moves, its first move in bits 0..15).
 
 Sharing the table between search threads (Lazy SMP, UCI `Threads`):
   - Reads take no lock. A slot's three words are written one after another, so a reader
@@ -92,7 +111,7 @@ from engine._jit import jit
 from engine.atomic import LOCK_SPINS, try_lock, unlock
 from engine.types import MATE_BOUND, U0
 
-TT = collections.namedtuple("TT", "slots conf stats locks seen")
+TT = collections.namedtuple("TT", "slots conf stats locks seen lines")
 
 SCHEMES = ("DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TWODEEP", "TWOBIG1", "ANCIENT", "AGE")
 DEEP, NEW, OLD, BIG1, BIGALL, TWODEEP, TWOBIG1, ANCIENT, AGE = range(9)
@@ -125,7 +144,8 @@ C_SAME_DEPTH = 11  # 1: use a stored score only if its depth EQUALS the remainin
                    #    (not >=): removes the effect of the thesis' footnote 7, so that a
                    #    search with the table returns exactly the score of one without
 C_PLAY_RULES = 12 # store rules: 0 the thesis' (paper profile), 1 the play profile's
-C_LEN = 13
+C_PV_PLIES = 13   # n of the n-ply PV stored per entry (thesis 2.7.3): 1 = the best move only
+C_LEN = 14
 
 # stats fields (reset by new_search)
 S_PROBES = 0        # lookups
@@ -144,7 +164,9 @@ S_TYPE1 = 12        # probes matching the verified key bits but not the full key
 S_TYPE1_CAUGHT = 13 # stored moves refused by the legality check (counted by the search)
 S_DISTINCT = 14     # keys stored for the first time since the table was made (with `seen`):
                     # the M of equation 2.2 without counting a re-stored position twice
-S_LEN = 15
+S_LINE_MOVES = 15   # n-ply PV: nodes where the table gave no move and a move of an
+                    # ancestor's stored line was used for ordering (counted by the search)
+S_LEN = 16
 
 DATA_SCORE_OFFSET = 32768
 UPDATE_DEPTH_SLACK = 2   # play rules: a bound this much shallower may still update an entry
@@ -157,6 +179,10 @@ DEPTH_FIELD = (32, 0xFF)
 BOUND_FIELD = (40, 3)
 GENERATION_FIELD = (42, 0xFF)
 USED_FIELD = (50, 1)
+# The moves 2..5 of a line in its `lines` word (layout in the module docstring).
+LINE_FIELDS = ((0, 0xFFFF), (16, 0xFFFF), (32, 0xFFFF), (48, 0xFFFF))
+LINE_MOVES = 4          # moves per line word: an entry's line is at most 1 + 4 = 5 plies
+MAX_PV_PLIES = 1 + LINE_MOVES
 
 
 @jit
@@ -183,6 +209,54 @@ def unpack_data(data):
     return (_get(data, MOVE_FIELD), _get(data, SCORE_FIELD) - DATA_SCORE_OFFSET,
             _get(data, DEPTH_FIELD), _get(data, BOUND_FIELD), _get(data, GENERATION_FIELD),
             _get(data, USED_FIELD))
+
+
+@jit
+def pack_line(second, third, fourth, fifth):
+    """The `lines` word of moves 2..5 of an entry's line (layout in the module docstring);
+    pass 0 for the moves past the line's end."""
+    return (_put(second, LINE_FIELDS[0]) | _put(third, LINE_FIELDS[1])
+            | _put(fourth, LINE_FIELDS[2]) | _put(fifth, LINE_FIELDS[3]))
+
+
+@jit
+def unpack_line(line):
+    """(move 2, move 3, move 4, move 5) of a `lines` word (0 past the line's end)."""
+    return (_get(line, LINE_FIELDS[0]), _get(line, LINE_FIELDS[1]),
+            _get(line, LINE_FIELDS[2]), _get(line, LINE_FIELDS[3]))
+
+
+@jit
+def line_first(line):
+    """The first move of a line word (0: the empty line)."""
+    return unpack_line(line)[0]
+
+
+@jit
+def line_rest(line):
+    """The line word without its first move."""
+    _, b, c, d = unpack_line(line)
+    return pack_line(b, c, d, 0)
+
+
+@jit
+def line_prepend(move, line, keep):
+    """`move` followed by the moves of `line`, cut to its first `keep` moves (0..LINE_MOVES):
+    a node's line from its best move and the line of the child that move leads to."""
+    a, b, c, _ = unpack_line(line)
+    first = np.int64(move) if keep >= 1 else np.int64(0)
+    second = a if keep >= 2 and first != 0 else np.int64(0)
+    third = b if keep >= 3 and second != 0 else np.int64(0)
+    fourth = c if keep >= 4 and third != 0 else np.int64(0)
+    return pack_line(first, second, third, fourth)
+
+
+@jit
+def line_cut(line, keep):
+    """The first `keep` moves (0..LINE_MOVES) of a line word."""
+    a, b, c, d = unpack_line(line)
+    return pack_line(a if keep >= 1 else np.int64(0), b if keep >= 2 else np.int64(0),
+                     c if keep >= 3 else np.int64(0), d if keep >= 4 else np.int64(0))
 
 
 @jit
@@ -241,9 +315,34 @@ def _key_matches(tt, stored, key):
 
 
 @jit
+def _lines_on(tt):
+    """The table stores n-ply lines (C_PV_PLIES > 1): `lines` has one word per slot."""
+    return tt.conf[C_PV_PLIES] > 1
+
+
+@jit
+def _line_at(tt, at):
+    """The line word of the slot whose first word is slots[at] (empty when lines are off)."""
+    return tt.lines[at // WORDS] if _lines_on(tt) else U0
+
+
+@jit
+def _set_line(tt, at, line):
+    if _lines_on(tt):
+        tt.lines[at // WORDS] = np.uint64(line)
+
+
+@jit
 def tt_probe(tt, key, ply):
     """Look a position up. Returns (found, move, score, depth, bound, size) with the score
     re-based to the root distance `ply`; found is False for a miss (depth then -1)."""
+    found, move, score, depth, bound, size, _ = _probe(tt, key, ply)
+    return found, move, score, depth, bound, size
+
+
+@jit
+def _probe(tt, key, ply):
+    """tt_probe, and the entry's line word (moves 2..n; U0 on a miss or with lines off)."""
     tt.stats[S_PROBES] += 1
     base = _bucket_base(tt, key)
     for way in range(tt.conf[C_WAYS]):
@@ -266,13 +365,16 @@ def tt_probe(tt, key, ply):
                         _set_data(tt, at, stored,
                                   pack_data(move, score, depth, bound, tt.conf[C_GEN], 1))
                     unlock(tt.locks, bucket)
-            return True, move, score_from_tt(score, ply), depth, bound, np.int64(size)
-    return False, np.int64(0), np.int64(0), np.int64(-1), np.int64(BOUND_NONE), np.int64(0)
+            return (True, move, score_from_tt(score, ply), depth, bound, np.int64(size),
+                    _line_at(tt, at))
+    return (False, np.int64(0), np.int64(0), np.int64(-1), np.int64(BOUND_NONE), np.int64(0),
+            U0)
 
 
 @jit
-def _write(tt, at, key, move, score, depth, bound, size, used):
+def _write(tt, at, key, move, score, depth, bound, size, used, line):
     data = pack_data(move, score, depth, bound, tt.conf[C_GEN], used)
+    _set_line(tt, at, line)
     tt.slots[at + 1] = data
     tt.slots[at + 2] = np.uint64(size)
     tt.slots[at] = key ^ data ^ np.uint64(size)
@@ -280,12 +382,19 @@ def _write(tt, at, key, move, score, depth, bound, size, used):
 
 @jit
 def _copy_slot(tt, source, target):
+    """Copy a slot (its line with it)."""
+    _set_line(tt, target, _line_at(tt, source))
     for w in range(WORDS):
         tt.slots[target + w] = tt.slots[source + w]
 
 
 @jit
 def _swap_slots(tt, a, b):
+    """Swap two slots (their lines with them)."""
+    if _lines_on(tt):
+        line = tt.lines[a // WORDS]
+        tt.lines[a // WORDS] = tt.lines[b // WORDS]
+        tt.lines[b // WORDS] = line
     for w in range(WORDS):
         word = tt.slots[a + w]
         tt.slots[a + w] = tt.slots[b + w]
@@ -327,23 +436,26 @@ def _candidate_importance(tt, depth, size):
 
 
 @jit
-def _update(tt, at, key, move, score, depth, bound, size):
-    """Store a position into its own slot; False when the play rules keep the old result."""
+def _update(tt, at, key, move, score, depth, bound, size, line):
+    """Store a position into its own slot; False when the play rules keep the old result.
+    A new move brings its line; a store without a move keeps the old move and line."""
     old_move, _, old_depth, _, generation, used = unpack_data(tt.slots[at + 1])
     current = generation == tt.conf[C_GEN]
     if (tt.conf[C_PLAY_RULES] != 0 and bound != BOUND_EXACT and current
             and depth + UPDATE_DEPTH_SLACK < old_depth):
         if move != 0:   # the deeper result stays, but a new best move is fresher
+            _set_line(tt, at, line)
             _set_data(tt, at, key, _with_move(tt.slots[at + 1], move))
         return False
     if move == 0:
         move = old_move
-    _write(tt, at, key, move, score, depth, bound, size, used if current else 0)
+        line = _line_at(tt, at)
+    _write(tt, at, key, move, score, depth, bound, size, used if current else 0, line)
     return True
 
 
 @jit
-def _store_one_level(tt, at, key, move, score, depth, bound, size):
+def _store_one_level(tt, at, key, move, score, depth, bound, size, line):
     """DEEP, NEW, OLD, BIG1, BIGALL and ANCIENT on a collision in a one-slot bucket."""
     scheme = tt.conf[C_SCHEME]
     data = tt.slots[at + 1]
@@ -357,13 +469,13 @@ def _store_one_level(tt, at, key, move, score, depth, bound, size):
         replace = _candidate_importance(tt, depth, size) >= _importance(tt, at)
     if replace:
         tt.stats[S_REPLACED] += 1
-        _write(tt, at, key, move, score, depth, bound, size, 0)
+        _write(tt, at, key, move, score, depth, bound, size, 0, line)
     else:
         tt.stats[S_REFUSED] += 1
 
 
 @jit
-def _store_age(tt, base, key, move, score, depth, bound, size):
+def _store_age(tt, base, key, move, score, depth, bound, size, line):
     """AGE: replace the slot with the least depth - 8 * age (level 1 on ties)."""
     victim = base
     worst = np.int64(1) << 30
@@ -375,11 +487,11 @@ def _store_age(tt, base, key, move, score, depth, bound, size):
             worst = value
             victim = at
     tt.stats[S_REPLACED] += 1
-    _write(tt, victim, key, move, score, depth, bound, size, 0)
+    _write(tt, victim, key, move, score, depth, bound, size, 0, line)
 
 
 @jit
-def _store_two_level(tt, base, key, move, score, depth, bound, size):
+def _store_two_level(tt, base, key, move, score, depth, bound, size, line):
     """TWODEEP and TWOBIG1 for a new position: the candidate is always stored; the victim
     is an empty slot, else a time-stamped one, else level 2; the more important of the
     candidate and the survivor takes level 1 (module docstring)."""
@@ -387,7 +499,7 @@ def _store_two_level(tt, base, key, move, score, depth, bound, size):
     level2 = base + WORDS
     if _is_empty(tt, level1):                   # then level 2 is empty too
         tt.stats[S_EMPTY_FILLS] += 1
-        _write(tt, level1, key, move, score, depth, bound, size, 0)
+        _write(tt, level1, key, move, score, depth, bound, size, 0, line)
         return
     if _is_empty(tt, level2):
         tt.stats[S_EMPTY_FILLS] += 1
@@ -402,27 +514,40 @@ def _store_two_level(tt, base, key, move, score, depth, bound, size):
     if _candidate_importance(tt, depth, size) >= _importance(tt, survivor):
         if survivor == level1:
             _copy_slot(tt, level1, level2)
-        _write(tt, level1, key, move, score, depth, bound, size, 0)
+        _write(tt, level1, key, move, score, depth, bound, size, 0, line)
     else:
         if survivor == level2:
             _copy_slot(tt, level2, level1)
-        _write(tt, level2, key, move, score, depth, bound, size, 0)
+        _write(tt, level2, key, move, score, depth, bound, size, 0, line)
 
 
 @jit
 def tt_store(tt, key, ply, move, score, depth, bound, size):
     """Store a search result (score relative to the root at distance `ply`; size = the
     subtree's node count as the scheme counts it) under the table's replacement policy
-    and store rules (module docstring), holding the bucket's lock."""
+    and store rules (module docstring), holding the bucket's lock. With n-ply lines on,
+    the entry's line is its move alone (tt_store_line stores a longer one)."""
+    tt_store_line(tt, key, ply, move, score, depth, bound, size, U0)
+
+
+@jit
+def tt_store_line(tt, key, ply, move, score, depth, bound, size, line):
+    """tt_store with the entry's line: `line` holds moves 2..n (a line word of at most
+    C_PV_PLIES - 1 moves: the line of the position after `move`); ignored with lines off."""
     tt.stats[S_STORES] += 1
     score = score_to_tt(score, ply)
     depth = min(max(depth, 0), 255)
     if tt.conf[C_PLAY_RULES] != 0 and bound == BOUND_UPPER:
         move = 0                                # a fail-low's best move is noise
+    if move == 0 or not _lines_on(tt):
+        line = U0
+    else:
+        line = line_cut(line, tt.conf[C_PV_PLIES] - 1)
     bucket = _bucket_of(tt, key)
     if not try_lock(tt.locks, bucket, LOCK_SPINS):
         return
-    _store_locked(tt, bucket * tt.conf[C_WAYS] * WORDS, key, move, score, depth, bound, size)
+    _store_locked(tt, bucket * tt.conf[C_WAYS] * WORDS, key, move, score, depth, bound, size,
+                  line)
     unlock(tt.locks, bucket)
 
 
@@ -445,7 +570,7 @@ def _note_distinct(tt, key):
 
 
 @jit
-def _store_locked(tt, base, key, move, score, depth, bound, size):
+def _store_locked(tt, base, key, move, score, depth, bound, size, line):
     ways = tt.conf[C_WAYS]
     scheme = tt.conf[C_SCHEME]
     two_level = scheme == TWODEEP or scheme == TWOBIG1
@@ -455,7 +580,7 @@ def _store_locked(tt, base, key, move, score, depth, bound, size):
         at = base + way * WORDS
         if not _is_empty(tt, at) and _key_matches(tt, _slot_key(tt, at), key):
             tt.stats[S_UPDATES] += 1
-            if _update(tt, at, key, move, score, depth, bound, size) and two_level:
+            if _update(tt, at, key, move, score, depth, bound, size, line) and two_level:
                 other = base + (1 - way) * WORDS
                 if not _is_empty(tt, other):
                     mine = _importance(tt, at)
@@ -468,19 +593,19 @@ def _store_locked(tt, base, key, move, score, depth, bound, size):
     if tt.seen.shape[0] > 1:
         _note_distinct(tt, key)
     if two_level:
-        _store_two_level(tt, base, key, move, score, depth, bound, size)
+        _store_two_level(tt, base, key, move, score, depth, bound, size, line)
         return
     for way in range(ways):                     # an empty slot, level 1 first
         at = base + way * WORDS
         if _is_empty(tt, at):
             tt.stats[S_EMPTY_FILLS] += 1
-            _write(tt, at, key, move, score, depth, bound, size, 0)
+            _write(tt, at, key, move, score, depth, bound, size, 0, line)
             return
     tt.stats[S_COLLISIONS] += 1
     if scheme == AGE:
-        _store_age(tt, base, key, move, score, depth, bound, size)
+        _store_age(tt, base, key, move, score, depth, bound, size, line)
     else:
-        _store_one_level(tt, base, key, move, score, depth, bound, size)
+        _store_one_level(tt, base, key, move, score, depth, bound, size, line)
 
 
 # -- what the search asks of the table (it reads no conf field and bumps no counter) ------
@@ -494,26 +619,29 @@ def tt_enabled(tt):
 def tt_lookup(tt, key, ply, depth, alpha, beta, may_cut):
     """Figure 2.7's retrieval at a full-width node, under the experiment switches of 2.7.2.
 
-    Returns (found, move, cut, score, alpha, beta, size): `move` is the stored move to try
-    first (0 if none or unused); `cut` means return `score` now (an exact score, or a bound
+    Returns (found, move, cut, score, alpha, beta, size, line): `move` is the stored move to
+    try first (0 if none or unused); `line` the entry's moves after it (n-ply lines, 2.7.3;
+    U0 when off or with no move); `cut` means return `score` now (an exact score, or a bound
     that closed the window); otherwise search with the (possibly narrowed) alpha, beta.
     `may_cut` is the search's own condition for using a score here (not at the root, ...).
     The cut-off and window counters are bumped here."""
-    found, move, score, stored_depth, bound, size = tt_probe(tt, key, ply)
+    found, move, score, stored_depth, bound, size, line = _probe(tt, key, ply)
     if not found:
-        return False, np.int64(0), False, np.int64(0), alpha, beta, np.int64(0)
+        return False, np.int64(0), False, np.int64(0), alpha, beta, np.int64(0), U0
     if tt.conf[C_USE_MOVE] == 0:
         move = np.int64(0)
+    if move == 0:
+        line = U0
     if tt.conf[C_SAME_DEPTH] != 0:
         deep_enough = stored_depth == depth
     else:
         deep_enough = stored_depth >= depth
     usable = tt.conf[C_USE_EXACT] != 0 if bound == BOUND_EXACT else tt.conf[C_USE_BOUNDS] != 0
     if not (tt.conf[C_USE_SCORE] != 0 and deep_enough and may_cut and usable):
-        return True, move, False, score, alpha, beta, size
+        return True, move, False, score, alpha, beta, size, line
     if bound == BOUND_EXACT:
         tt.stats[S_CUT_EXACT] += 1
-        return True, move, True, score, alpha, beta, size
+        return True, move, True, score, alpha, beta, size, line
     narrowed = False
     if bound == BOUND_LOWER and score > alpha:
         alpha = score
@@ -526,10 +654,40 @@ def tt_lookup(tt, key, ply, depth, alpha, beta, may_cut):
             tt.stats[S_CUT_LOWER] += 1
         else:
             tt.stats[S_CUT_UPPER] += 1
-        return True, move, True, score, alpha, beta, size
+        return True, move, True, score, alpha, beta, size, line
     if narrowed:
         tt.stats[S_WINDOW] += 1
-    return True, move, False, score, alpha, beta, size
+    return True, move, False, score, alpha, beta, size, line
+
+
+@jit
+def tt_line_plies(tt):
+    """n of the n-ply lines the table stores per entry (1: the best move only)."""
+    return tt.conf[C_PV_PLIES]
+
+
+@jit
+def tt_root_line(tt, key):
+    """(move, line) stored for the root `key` (0, U0 if absent or with lines off), read
+    without counting a probe: the root is not one of the search's lookups."""
+    if not _lines_on(tt) or tt.conf[C_USE_MOVE] == 0:
+        return np.int64(0), U0
+    base = _bucket_base(tt, key)
+    for way in range(tt.conf[C_WAYS]):
+        at = base + way * WORDS
+        data = tt.slots[at + 1]
+        if _get(data, BOUND_FIELD) != BOUND_NONE and \
+                tt.slots[at] ^ data ^ tt.slots[at + 2] == key:
+            move = _get(data, MOVE_FIELD)
+            return move, (tt.lines[at // WORDS] if move != 0 else U0)
+    return np.int64(0), U0
+
+
+@jit
+def tt_note_line_move(tt):
+    """The search ordered first a move of an ancestor's line at a node the table had no
+    move for (n-ply lines, 2.7.3)."""
+    tt.stats[S_LINE_MOVES] += 1
 
 
 @jit
@@ -588,6 +746,17 @@ def tt_hashfull(tt):
 
 
 @jit
+def _fill_lines(tt, out):
+    """stored_lines' kernel: out[slot] = the slot's move, then moves 2..n of its line."""
+    for slot in range(out.shape[0]):
+        out[slot, 0] = _get(tt.slots[slot * WORDS + 1], MOVE_FIELD)
+        if out.shape[1] > 1:
+            moves = unpack_line(tt.lines[slot])
+            for i in range(out.shape[1] - 1):
+                out[slot, i + 1] = moves[i]
+
+
+@jit
 def tt_count_filled(tt):
     """Slots holding any entry (all generations): the thesis' 'non-empty positions'."""
     filled = 0
@@ -607,11 +776,17 @@ def scheme_index(name: str) -> int:
 
 
 def new_table(mb: float = None, positions: int = None, scheme: int = DEFAULT_SCHEME,
-              aging: bool = True, key_bits: int = 64, distinct_keys: int = 0) -> TT:
+              aging: bool = True, key_bits: int = 64, distinct_keys: int = 0,
+              pv_plies: int = 1) -> TT:
     """A cleared table of `mb` megabytes (UCI Hash) or holding `positions` entries
     (experiments). Two-level schemes get half as many buckets for the same positions.
     `key_bits` < 64 verifies only the top key bits on a probe (type-1 error experiments).
-    `distinct_keys` > 0 counts distinct keys stored (S_DISTINCT) for up to that many."""
+    `distinct_keys` > 0 counts distinct keys stored (S_DISTINCT) for up to that many.
+    `pv_plies` = n in 1..5 stores an n-ply line per entry (thesis 2.7.3; the `lines`
+    array, 8 bytes per slot, is allocated only for n > 1 and not counted in `mb`).
+    Raises ValueError for a pv_plies outside 1..5."""
+    if not 1 <= int(pv_plies) <= MAX_PV_PLIES:
+        raise ValueError(f"pv_plies must be 1..{MAX_PV_PLIES}, not {pv_plies!r}")
     ways = 2 if scheme in TWO_LEVEL else 1
     if positions is None:
         positions = int(mb * 1024 * 1024) // SLOT_BYTES
@@ -625,11 +800,13 @@ def new_table(mb: float = None, positions: int = None, scheme: int = DEFAULT_SCH
     conf[C_VERIFY] = np.array(verify, dtype=np.uint64).view(np.int64)
     conf[C_USE_MOVE] = conf[C_USE_SCORE] = conf[C_USE_EXACT] = conf[C_USE_BOUNDS] = 1
     conf[C_ENABLED] = 1
+    conf[C_PV_PLIES] = int(pv_plies)
     # np.zeros maps zero pages lazily: even 1 GB is "allocated and cleared" at once.
     slots = np.zeros(buckets * ways * WORDS, dtype=np.uint64)
     places = 1 << max(1, (2 * distinct_keys - 1).bit_length()) if distinct_keys > 0 else 1
+    lines = np.zeros(buckets * ways if pv_plies > 1 else 1, dtype=np.uint64)
     return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64), np.zeros(buckets, dtype=np.int32),
-              np.zeros(places, dtype=np.uint64))
+              np.zeros(places, dtype=np.uint64), lines)
 
 
 # The thesis' 2.7.2 experiments: which parts of an entry the search may use.
@@ -666,7 +843,7 @@ def clear_table(tt: TT) -> TT:
     conf = tt.conf.copy()
     conf[C_GEN] = 0
     return TT(slots, conf, np.zeros(S_LEN, dtype=np.int64), np.zeros_like(tt.locks),
-              np.zeros_like(tt.seen))
+              np.zeros_like(tt.seen), np.zeros_like(tt.lines))
 
 
 def stored_keys(tt: TT) -> np.ndarray:
@@ -675,8 +852,18 @@ def stored_keys(tt: TT) -> np.ndarray:
     return words[:, 0] ^ words[:, 1] ^ words[:, 2]
 
 
+def stored_lines(tt: TT) -> np.ndarray:
+    """Each slot's line, in slot order: int64[slots, C_PV_PLIES] of moves, the slot's move
+    then moves 2..n of its line (0 past the line's end; all 0 for an empty slot)."""
+    out = np.zeros((table_entries(tt), int(tt.conf[C_PV_PLIES])), dtype=np.int64)
+    _fill_lines(tt, out)
+    return out
+
+
 def stats_dict(tt: TT) -> dict:
+    """The counters of the last search by name (`line_moves`: S_LINE_MOVES, the nodes that
+    ordered an ancestor's line move first for lack of a table move)."""
     names = ["probes", "hits", "cut_exact", "cut_lower", "cut_upper", "window", "stores",
              "updates", "collisions", "replaced", "refused", "empty_fills", "type1",
-             "type1_caught", "distinct"]
+             "type1_caught", "distinct", "line_moves"]
     return {name: int(tt.stats[i]) for i, name in enumerate(names)}

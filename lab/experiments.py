@@ -169,6 +169,7 @@ class RunConfig(NamedTuple):
     use: str = "full"        # 2.7.2: none, move, score, exact, bounds, full
     key_bits: int = 64
     key_seed: Optional[int] = None   # None: Polyglot keys; else `key_tables(key_seed)`
+    pv_plies: int = 1        # 2.7.3: an n-ply line per entry (1: the best move only)
 
 
 def positions_for(test_set: str) -> List[TestPosition]:
@@ -222,7 +223,8 @@ def run_config(config: RunConfig, depths: List[int]) -> Dict[int, Dict[str, obje
     session = Session(profile="paper", positions=config.positions_k * 1024,
                       scheme=ttmod.scheme_index(config.scheme), aging=config.stamping,
                       key_bits=config.key_bits, use=config.use,
-                      distinct_keys=0 if config.stamping else DISTINCT_KEYS_PER_SEARCH)
+                      distinct_keys=0 if config.stamping else DISTINCT_KEYS_PER_SEARCH,
+                      pv_plies=config.pv_plies)
     positions = positions_for(config.test_set)
 
     passes = [[d] for d in depths] if config.stamping else [sorted(depths)]
@@ -305,31 +307,36 @@ def feldmann_expected(m: float, n: float) -> float:
 # -- cells, the CSV and the grid ---------------------------------------------------------
 # A cell (a "job"): (experiment name, configuration without depth as a dict, depths).
 # Its rows: one per depth, with the FIELDS below (old CSVs lack the later columns: they
-# read as empty).
+# read as empty; an empty pv_plies is 1, what every row before that column ran).
 FIELDS = ["experiment", "test_set", "scheme", "positions_k", "stamping", "use", "key_bits",
           "key_seed", "depth", "positions", "nodes", "qnodes", "horizon_leaves", "thesis_nodes",
           "probes", "hits", "cut_exact", "cut_lower", "cut_upper", "window", "stores", "updates",
           "collisions", "replaced", "refused", "empty_fills", "type1", "type1_caught", "filled",
           "entries", "expected_collisions", "seconds", "commit", "per_position",
-          "per_position_thesis", "distinct"]
+          "per_position_thesis", "distinct", "line_moves", "pv_plies"]
 
 
 def _seed_text(seed) -> str:
     return "" if seed is None or seed == "" else str(int(seed))
 
 
+def _plies(value) -> int:
+    """A cell's or row's pv_plies: absent or empty (rows before the column) is 1."""
+    return 1 if value is None or value == "" else int(value)
+
+
 def row_key(experiment, cfg, depth) -> tuple:
     """The identity of a row of cell (experiment, cfg) at `depth` (see `key_of`)."""
     return (experiment, cfg["test_set"], cfg["scheme"], int(cfg["positions_k"]),
             str(bool(cfg["stamping"])), cfg.get("use", "full"), int(cfg.get("key_bits", 64)),
-            _seed_text(cfg.get("key_seed")), int(depth))
+            _seed_text(cfg.get("key_seed")), int(depth), _plies(cfg.get("pv_plies")))
 
 
 def key_of(row) -> tuple:
     """The identity of a CSV row: what its cell ran, not what it measured."""
     return (row["experiment"], row["test_set"], row["scheme"], int(row["positions_k"]),
             row["stamping"], row["use"], int(row["key_bits"]), _seed_text(row.get("key_seed")),
-            int(row["depth"]))
+            int(row["depth"]), _plies(row.get("pv_plies")))
 
 
 def run_cell(job) -> List[dict]:
@@ -342,7 +349,7 @@ def run_cell(job) -> List[dict]:
     seconds = time.perf_counter() - start
     rows = []
     for depth, values in sorted(results.items()):
-        row = {"experiment": experiment, "use": "full", "key_bits": 64, **cfg,
+        row = {"experiment": experiment, "use": "full", "key_bits": 64, "pv_plies": 1, **cfg,
                "depth": depth, "seconds": round(seconds, 1)}
         row["stamping"] = str(bool(cfg["stamping"]))
         row["key_seed"] = _seed_text(cfg.get("key_seed"))

@@ -85,7 +85,8 @@ def test_search_with_a_key_seed_is_deterministic():
 
 # -- the CSV ---------------------------------------------------------------------------------
 OLD_FIELDS = [f for f in X.FIELDS if f not in ("key_seed", "horizon_leaves", "thesis_nodes",
-                                               "per_position", "per_position_thesis")]
+                                               "per_position", "per_position_thesis",
+                                               "line_moves", "pv_plies")]
 CELL = ("schemes", dict(test_set="middle:2", scheme="DEEP", positions_k=8, stamping=True), [2])
 
 
@@ -105,7 +106,13 @@ def test_old_rows_are_read_skipped_and_migrated(tmp_path):
     rows = X.read_rows(path)
     assert len(rows) == 1
     assert rows[0]["key_seed"] == rows[0]["per_position"] == rows[0]["thesis_nodes"] == ""
+    assert rows[0]["pv_plies"] == ""
     assert X.cells_to_do([CELL], rows) == []
+    # An old row ran a 1-ply line (the best move): it is the cell with pv_plies=1.
+    assert X.key_of(rows[0]) == X.row_key(*CELL[:2], 2) == X.row_key(CELL[0], dict(CELL[1], pv_plies=1), 2)
+    assert X.cells_to_do([(CELL[0], dict(CELL[1], pv_plies=1), [2])], rows) == []
+    lines = ("schemes", dict(CELL[1], pv_plies=3), [2])
+    assert X.cells_to_do([CELL, lines], rows) == [lines]
     seeded = ("noise", dict(CELL[1], key_seed=1), [2])
     assert X.cells_to_do([CELL, seeded], rows) == [seeded]
     handle, writer = X.open_results(path)
@@ -118,6 +125,21 @@ def test_old_rows_are_read_skipped_and_migrated(tmp_path):
     rows = X.read_rows(path)
     assert [(r["nodes"], r["key_seed"], r["commit"]) for r in rows] == [("1000", "", "abc"), ("990", "1", "")]
     assert X.cells_to_do([CELL, seeded], rows) == []
+    assert X.FIELDS[-1] == "pv_plies"
+
+
+def test_pv_plies_cells_run_and_are_filed_apart(tmp_path):
+    """A cell with n-ply lines writes its pv_plies and the ancestor-move counter; the
+    1-ply row of the same configuration is another row."""
+    path = tmp_path / "npv.csv"
+    cfg = dict(test_set="middle:2", scheme="TwoBig1", positions_k=1, stamping=True)
+    jobs = [("npv", dict(cfg, pv_plies=plies), [5]) for plies in (1, 5)]
+    assert X.run_grid(jobs, path, serial=True, progress=False) == 2
+    rows = {X.key_of(r)[-1]: r for r in X.read_rows(path)}
+    assert sorted(rows) == [1, 5]
+    assert rows[1]["pv_plies"] == "1" and rows[5]["pv_plies"] == "5"
+    assert rows[1]["line_moves"] == "0" and int(rows[5]["line_moves"]) > 0
+    assert X.run_grid(jobs, path, serial=True, progress=False) == 0
 
 
 def test_plan_cells_are_unique_and_repeat_headline_cells_with_key_seeds(script):
