@@ -760,10 +760,11 @@ DIFFERENCES = [
     "PVS, quiescence on captures and promotions (all moves in check), no extensions or "
     "pruning beyond alpha-beta, quiescence nodes not stored. Ordering: the previous "
     "iteration's principal variation (ALIBABA kept a refutation line per root move), the "
-    "table move, MVV-LVA, promotions, history. On an aspiration failure the window opens "
-    "to the full width on the failing side (the thesis does not say how ALIBABA re-searched). "
-    "Table entries are used at any ply where the stored depth suffices (the thesis gives no "
-    "other rule).",
+    "table move, MVV-LVA, promotions, history. Aspiration: one pawn either side of the last "
+    "value, as ALIBABA; on a failure TwoBig opens the failing side to infinity and keeps the "
+    "other bound, where ALIBABA searched (-inf, value) after a fail low and (value, +inf) "
+    "after a fail high. Table entries are used at any ply where the stored depth suffices, "
+    "and quiescence nodes are not stored (the thesis' rules as far as it states them).",
     "- **Evaluation.** Material and PeSTO piece-square tables (tapered); ALIBABA's own tables "
     "are not published. Different trees, so totals differ; the comparisons between schemes "
     "are what is reproduced.",

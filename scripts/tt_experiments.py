@@ -48,8 +48,8 @@ NOISE_SCHEMES = ["DEEP", "BIG1", "TwoDEEP", "TwoBig1"]
 THESIS_DEPTHS = dict(middle=7, middle44=8, endgame=10, move_score=8, move_score_end=10,
                      extrapolation=9)
 EXTRAPOLATION_SET = "middle:16"   # the first 16 of the 94 positions (9 ply costs)
-EXPERIMENTS = ["schemes", "schemes44", "endgame", "no_table", "move_score", "collisions",
-               "type1", "noise", "extrapolation"]
+EXPERIMENTS = ["schemes", "schemes44", "endgame", "no_table", "move_score", "npv",
+               "collisions", "type1", "noise", "extrapolation"]
 
 
 def plan(quick: bool, max_depth: int = None, key_seeds: int = None, endgame_depth: int = None):
@@ -67,6 +67,7 @@ def plan(quick: bool, max_depth: int = None, key_seeds: int = None, endgame_dept
         col_depth = 4
         noise_schemes, noise_sizes = NOISE_SCHEMES_QUICK, [8]
         extrapolation = None
+        npv_plies, npv_sizes = [3, 5], [8, 256]
     else:
         max_depth = max_depth or THESIS_DEPTHS["middle"]
         endgame_depth = endgame_depth or THESIS_DEPTHS["endgame"]
@@ -78,6 +79,7 @@ def plan(quick: bool, max_depth: int = None, key_seeds: int = None, endgame_dept
         col_depth = 5
         noise_schemes, noise_sizes = NOISE_SCHEMES, [8]
         extrapolation = (EXTRAPOLATION_SET, max_depth + 2, 256)
+        npv_plies, npv_sizes = [2, 3, 4, 5], mv_sizes
     depths = list(range(3, max_depth + 1))
     if key_seeds is None:
         key_seeds = 2 if quick else 3
@@ -108,6 +110,12 @@ def plan(quick: bool, max_depth: int = None, key_seeds: int = None, endgame_dept
             for size in mv_sizes:
                 runs.append(("move_score", dict(test_set=test_set, scheme="TwoBig1",
                                                 positions_k=size, stamping=True, use=use), [depth]))
+    # Section 2.7.3: n-ply lines in the entries (n = 1 is the move_score "full" row).
+    for test_set, depth in (("short", mv_depth), ("endgame21", mv_end_depth)):
+        for plies in npv_plies:
+            for size in npv_sizes:
+                runs.append(("npv", dict(test_set=test_set, scheme="TwoBig1", positions_k=size,
+                                         stamping=True, pv_plies=plies), [depth]))
     for size in sizes:
         runs.append(("collisions", dict(test_set="middle", scheme="DEEP", positions_k=size,
                                         stamping=False), [col_depth]))
