@@ -491,7 +491,7 @@ def write_report(rows, out_dir: Path, quick: bool, claims_path: Optional[Path] =
     from lab.reproduction import write as write_claims
 
     claims = Path(claims_path) if claims_path else out_dir / "claims.md"
-    write_claims(rows, claims)
+    write_claims(rows, claims, out_dir)
     link = os.path.relpath(claims, out_dir)
     lines += ["## The thesis' claims", "",
               f"Every claim of the chapter, checked against these rows: [{claims.name}]({link}) "

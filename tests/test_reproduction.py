@@ -95,10 +95,15 @@ def test_noise_floor_from_seeded_key_sets_hides_small_differences():
 def test_doubling_rule_and_figure_2_10():
     rng = np.random.default_rng(3)
     base = rng.integers(100_000, 1_000_000, size=POSITIONS)
-    # Doubling saves 10%, 5%, then 0.5%: the first size saving under 1% is 512K here.
+    # Doubling saves 10%, 5%, then 0.5%: the first size saving under 1% is 32K here.
+    factors = (1.0, 0.9, 0.855, 0.851)
     rows = [_row("schemes", "TwoBig1", size, False, 7, base * f)
-            for size, f in zip(SIZES, (1.0, 0.9, 0.855, 0.851))]
-    assert P.doubling_size(P.Grid(rows), "thesis_nodes", "middle", 7, False) == "512K"
+            for size, f in zip((8, 16, 32, 64), factors)]
+    assert P.doubling_size(P.Grid(rows), "thesis_nodes", "middle", 7, False) == "32K"
+    # Sizes 4x apart (the quick grid) are no doubling series: no answer rather than a wrong one.
+    quick = [_row("schemes", "TwoBig1", size, True, 5, base * f)
+             for size, f in zip((8, 32, 128, 512), factors)]
+    assert P.doubling_size(P.Grid(quick), "thesis_nodes", "middle", 5, True) is None
     # No table: 3 ply the table costs nodes, from 6 ply it halves them and more.
     for depth, ratio in ((3, 1.1), (4, 0.8), (5, 0.6), (6, 0.45), (7, 0.3)):
         rows.append(_row("no_table", "TwoBig1", 8, False, depth, base, use="none"))
@@ -117,3 +122,39 @@ def test_document_lists_every_claim_and_says_not_run():
     assert "| 1 | 2.7.1, Fig. 2.8-2.9 | TwoBig1 is the best scheme" in text
     assert "**not run**" in table[P.CLAIMS.index(next(c for c in P.CLAIMS if c.measure is P.extrapolation))]
     assert "commit(s) abc1234" in text
+
+
+def test_rows_without_per_position_counts_read_not_run():
+    rows = _grid(THESIS_LIKE)
+    for row in rows:      # an older CSV layout: totals only
+        row["per_position"] = row["per_position_thesis"] = ""
+    grid = P.Grid(rows)
+    for measure in (P.twobig_best, P.two_beat_one, P.old_new_worst, P.big_middle,
+                    P.spread_small, P.spread_big, P.order_invariant, P.stamping_saves):
+        assert measure(grid, "thesis_nodes").verdict == "not run", measure.__name__
+
+
+def test_equation_2_2_compares_positions_that_found_their_entry_taken():
+    row = {name: "" for name in FIELDS}
+    row.update(experiment="collisions", test_set="middle", scheme="DEEP", positions_k="8",
+               stamping="False", use="full", key_bits="64", depth="5", nodes="1",
+               distinct="100000", filled="90000", expected_collisions="10200", collisions="15000")
+    found = P.equation_2_2(P.Grid([row]), "nodes")
+    assert "0.980" in found.text and found.verdict == "yes"
+    row["filled"] = "60000"       # 40,000 against 10,200 expected
+    assert P.equation_2_2(P.Grid([row]), "nodes").verdict == "no"
+
+
+def test_npv_is_judged_against_the_thesis_gain():
+    rng = np.random.default_rng(5)
+    base = rng.integers(100_000, 1_000_000, size=18)
+    one = _row("move_score", "TwoBig1", 256, True, 8, base, test_set="short")
+    def five(factor):
+        return _row("npv", "TwoBig1", 256, True, 8, base * factor, test_set="short",
+                    pv_plies=5, line_moves=100)
+    close = P.npv("short", -5)(P.Grid([one, five(0.95)]), "thesis_nodes")
+    assert close.verdict == "yes" and "5-ply -5.0%" in close.text
+    small = P.npv("short", -5)(P.Grid([one, five(0.995)]), "thesis_nodes")
+    assert small.verdict == "partly"          # a gain, far from the thesis' 5%
+    assert P.npv("short", -5)(P.Grid([one, five(1.02)]), "thesis_nodes").verdict == "no"
+    assert P.npv("endgame21", -12)(P.Grid([one]), "thesis_nodes").verdict == "not run"
