@@ -233,7 +233,7 @@ def big1_bigall(grid, metric):
     inside = sum(not grid.clear(d, metric) for d in diffs)
     mean = np.mean([abs(d.percent) for d in diffs])
     verdict = "yes" if inside >= 0.75 * len(diffs) else "partly" if inside else "no"
-    return Finding(f"mean |BIGALL - BIG1| {mean:.2f}%; within noise at {inside} of {len(diffs)} "
+    return Finding(f"mean absolute difference {mean:.2f}%; within noise at {inside} of {len(diffs)} "
                    f"points", verdict)
 
 
@@ -569,12 +569,15 @@ def figure_2_10(grid, metric):
     parts, ratios, three_costs = [], {}, None
     for depth in grid.depths("no_table", "middle"):
         none = grid.row("no_table", "middle", "TwoBig1", 8, False, depth, use="none")
-        table = grid.row("schemes", "middle", "TwoBig1", 1024, True, depth)
+        sizes = grid.sizes("schemes", "middle", depth, True)
+        if not sizes:
+            continue
+        table = grid.row("schemes", "middle", "TwoBig1", sizes[-1], True, depth)   # 1M in full
         if not _usable(grid, (none, table), metric):
             continue
         ratios[depth] = grid.total(table, metric) / grid.total(none, metric)
         d = grid.diff(none, table, metric)
-        parts.append(f"{depth} ply: {ratios[depth]:.2f} {_pct(d)}")
+        parts.append(f"{depth} ply ({_fmt_k(sizes[-1])}): {ratios[depth]:.2f} {_pct(d)}")
         if depth == 3:
             three_costs = _sign(grid, d, metric) > 0
     if not parts or 3 not in ratios:
@@ -920,8 +923,9 @@ def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
         main = claim.measure(grid, "thesis_nodes")
         total = None if claim.metric_free else claim.measure(grid, "nodes")
         other = "(the same)" if claim.metric_free else total.text
-        lines.append(f"| {number} | {claim.section} | {claim.claim} | {claim.thesis} | "
-                     f"{main.text} | {_verdict_cell(main, total)} | {other} | {claim.why} |")
+        cells = [str(number), claim.section, claim.claim, claim.thesis, main.text,
+                 _verdict_cell(main, total), other, claim.why]
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     lines += ["", *_differences(grid)]
     return "\n".join(lines) + "\n"
 

@@ -109,7 +109,7 @@ def test_doubling_rule_and_figure_2_10():
         rows.append(_row("no_table", "TwoBig1", 8, False, depth, base, use="none"))
         rows.append(_row("schemes", "TwoBig1", 1024, True, depth, base * ratio))
     found = P.figure_2_10(P.Grid(rows), "thesis_nodes")
-    assert found.verdict == "yes" and "3 ply: 1.10" in found.text
+    assert found.verdict == "yes" and "3 ply (1M): 1.10" in found.text
     rows.append(_row("no_table", "TwoBig1", 8, False, 8, base, use="none"))
     rows.append(_row("schemes", "TwoBig1", 1024, True, 8, base * 0.7))   # only 1.4x at 8 ply
     assert P.figure_2_10(P.Grid(rows), "thesis_nodes").verdict == "partly"
