@@ -554,8 +554,11 @@ def tt_store_line(tt, key, ply, move, score, depth, bound, size, line):
 @jit
 def _note_distinct(tt, key):
     """Count `key` in S_DISTINCT the first time it is stored (a set in tt.seen by linear
-    probing; key 0 is kept as 1). A full set counts no more: size it to twice the keys."""
+    probing; key 0 is kept as 1). A half-full set counts no more (size it to twice the
+    keys): past that, probes grow long, and a full set would scan all of it per store."""
     places = tt.seen.shape[0]
+    if tt.stats[S_DISTINCT] * 2 >= places:
+        return
     mask = np.uint64(places - 1)
     wanted = key if key != U0 else np.uint64(1)
     at = np.int64(wanted & mask)

@@ -282,3 +282,14 @@ def test_distinct_keys_are_counted_once_each():
     off = T.new_table(positions=1, scheme=T.DEEP)
     store(off, key(1), depth=1)
     assert int(off.stats[T.S_DISTINCT]) == 0
+
+
+def test_distinct_key_set_stops_counting_at_half_full():
+    """Past half full the set counts no more (its probes would grow without bound): the
+    count stops at half the places, and storing many more keys stays a short probe."""
+    tt = T.new_table(positions=1, scheme=T.DEEP, distinct_keys=16)
+    places = tt.seen.shape[0]
+    for k in range(1, 10 * places):
+        store(tt, key(k), depth=1)
+    assert int(tt.stats[T.S_DISTINCT]) == places // 2
+    assert int((tt.seen != 0).sum()) == places // 2
