@@ -178,12 +178,14 @@ def source_commit() -> str:
               help="Run only these parts of the grid: " + ", ".join(EXPERIMENTS) + ".")
 @click.option("--stamping", type=click.Choice(["on", "off"]), default=None,
               help="Run only the cells with time stamping on (or off).")
+@click.option("--sizes", default=None, metavar="K[,K]",
+              help="Run only the cells of these table sizes (in K positions).")
 @click.option("--key-seeds", default=None, type=int,
               help="Seeded Zobrist key sets repeating the headline cells [default: 2 quick, 3 full].")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Output folder.")
 @click.option("--report-only", is_flag=True, help="Only rebuild the report from the CSV.")
-def main(quick, jobs, scheduler, serial, max_depth, endgame_depth, only, stamping, key_seeds,
-         out, report_only):
+def main(quick, jobs, scheduler, serial, max_depth, endgame_depth, only, stamping, sizes,
+         key_seeds, out, report_only):
     out_dir = Path(out) if out else DOCS / "experiments" / ("quick" if quick else "")
     out_dir.mkdir(parents=True, exist_ok=True)
     csv_path = out_dir / "results.csv"
@@ -200,6 +202,9 @@ def main(quick, jobs, scheduler, serial, max_depth, endgame_depth, only, stampin
             cells = [cell for cell in cells if experiment_of(cell) in wanted]
         if stamping:
             cells = [cell for cell in cells if cell[1]["stamping"] == (stamping == "on")]
+        if sizes:
+            wanted_sizes = {int(k) for k in sizes.split(",")}
+            cells = [cell for cell in cells if cell[1]["positions_k"] in wanted_sizes]
         ran = run_grid(cells, csv_path, scheduler=scheduler,
                        workers=jobs, serial=serial, commit=source_commit(), echo=click.echo)
         if ran:
