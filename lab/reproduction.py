@@ -44,6 +44,8 @@ class Grid:
 
     def row(self, experiment, test_set, scheme, size, stamping, depth, use="full",
             bits=64, seed="", pv_plies=1) -> Optional[dict]:
+        if depth is None:          # e.g. the middle-game depth of a CSV without such rows
+            return None
         return self._rows.get((experiment, test_set, scheme, int(size), bool(stamping), use,
                                int(bits), str(seed), int(depth), int(pv_plies)))
 

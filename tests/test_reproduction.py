@@ -158,3 +158,11 @@ def test_npv_is_judged_against_the_thesis_gain():
     assert small.verdict == "partly"          # a gain, far from the thesis' 5%
     assert P.npv("short", -5)(P.Grid([one, five(1.02)]), "thesis_nodes").verdict == "no"
     assert P.npv("endgame21", -12)(P.Grid([one]), "thesis_nodes").verdict == "not run"
+
+
+def test_document_builds_from_any_part_of_the_grid():
+    """A CSV of one experiment (here endgame rows only) still gives every row of the table."""
+    endgame = [dict(r, test_set="endgame") for r in _grid(THESIS_LIKE) if r["stamping"] == "True"]
+    text = P.build(endgame)
+    assert text.count("**not run**") >= 10
+    assert "| 14 | 2.7.1, Fig. 2.11 | two-level beats one-level in the endgame" in text
