@@ -410,11 +410,11 @@ def _section_collisions(rows, lines):
 
 
 def _section_noise(rows, lines):
-    """Section 5: cells repeated with seeded Zobrist key sets. Returns the noise floor: the
-    largest spread (max - min, % of the mean) of one cell's totals over its key sets."""
+    """Section 5: cells repeated with seeded Zobrist key sets, and the noise floor
+    (lab.reproduction.Grid.floor: the largest spread of one cell's totals over them)."""
     seeded = _index(rows, "noise", seeded=True)
     if not seeded:
-        return math.nan
+        return
     polyglot = _index(rows, "schemes")
     lines += ["## 5. Noise floor: the same cells with seeded random Zobrist keys", "",
               "Headline cells searched again with random 64-bit key sets (numpy's generator "
@@ -422,7 +422,6 @@ def _section_noise(rows, lines):
               "positions share a bucket, so the spread of a cell's totals over its key sets is "
               "how far luck alone moves a total. A scheme difference smaller than this floor is "
               "noise, whatever its bootstrap interval.", ""]
-    floor = 0.0
     for (test_set, stamping, depth), cells in sorted(seeded.items()):
         seeds = sorted({k[4] for k in cells})
         base_cell = polyglot.get((test_set, stamping, depth), {})
@@ -440,7 +439,6 @@ def _section_noise(rows, lines):
                 [cells.get((scheme, size, "full", 64, s)) for s in seeds]
             mean = sum(values) / len(values)
             spread = (max(values) - min(values)) / mean * 100
-            floor = max(floor, spread)
             lines.append(f"| {_fmt_k(size)} | {scheme} | "
                          + (f"{values[0] / 1e6:.3f}M" if reference else "") + " | "
                          + " | ".join(f"{v / 1e6:.3f}M" if not math.isnan(v) else "" for v in by_seed)
@@ -460,9 +458,11 @@ def _section_noise(rows, lines):
                     lines.append(f"- {_fmt_k(size)}, vs {scheme}: " + ", ".join(f"{d:+.2f}%" for d in diffs)
                                  + f" ({sign})")
             lines.append("")
+    from lab.reproduction import Grid
+
+    floor = Grid(rows).floor("nodes")
     lines += [f"Noise floor: the key set alone moved a cell's total by up to {floor:.2f}% "
               "(largest spread above).", ""]
-    return floor
 
 
 def write_report(rows, out_dir: Path, quick: bool, claims_path: Optional[Path] = None) -> None:
