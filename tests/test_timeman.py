@@ -76,3 +76,19 @@ def test_the_engine_raises_its_overhead_when_the_gui_clock_runs_faster():
     engine.go(parse_go(["wtime", str(int(60000 - spent - 300)), "btime", "60000", "depth", "2"])[0])
     engine.wait()
     assert abs(engine.lag.overhead_ms(0) - LAG_FACTOR * 300) <= LAG_FACTOR * 1
+
+
+@pytest.mark.parametrize("clock_ms", [110, 130, 160])
+def test_a_low_clock_spends_less_than_its_increment(clock_ms):
+    """Near the overhead the increment is not spent in full: whatever a move costs beyond
+    the search comes out of it, and the reserve above the overhead stays."""
+    inc_ms, overhead = 10, 100
+    soft, hard = budgets(clock_ms, inc_ms, None, None, overhead)
+    left = (clock_ms - overhead) / 1000
+    assert soft < 0.75 * inc_ms / 1000
+    assert soft <= left / 30 + 0.75 * (inc_ms / 1000) * left / (10 * inc_ms / 1000) + 1e-12
+
+
+def test_a_full_clock_spends_three_quarters_of_its_increment():
+    soft, _ = budgets(60_000, 1000, None, None, 100)
+    assert soft == pytest.approx((60_000 - 100) / 1000 / 30 + 0.75)
