@@ -80,17 +80,22 @@ match-selfplay: experiments-deps
 
 # The README's gauntlet: GAMES games at 10 s + 0.1 s against each opponent (run
 # `make opponents` first), one row per match appended to docs/gauntlet.md, games in
-# docs/gauntlet/. CONCURRENCY games at once (one per two cores is fair).
+# docs/gauntlet/. CONCURRENCY games at once (one per two cores is fair). Every engine
+# gets one thread and 16 MB of hash (Glaurung defaults to two threads).
 GAMES       ?= 100
 CONCURRENCY ?= 1
-GAUNTLET_ELO ?= 2200 2100
+GAUNTLET_ELO ?= 2400 2200 2100
 MATCH := $(BIN)/python scripts/match.py --engine1 $(BIN)/twobig --name1 TwoBig --games $(GAMES) \
-	--tc 10+0.1 --concurrency $(CONCURRENCY) --results docs/gauntlet.md
+	--tc 10+0.1 --concurrency $(CONCURRENCY) --results docs/gauntlet.md --option1 Hash=16 \
+	--option1 Threads=1
 gauntlet: experiments-deps
 	mkdir -p docs/gauntlet
 	for elo in $(GAUNTLET_ELO); do \
 		$(MATCH) --engine2 /usr/games/stockfish --name2 Stockfish --option2 UCI_LimitStrength=true \
-			--option2 UCI_Elo=$$elo --pgn docs/gauntlet/stockfish$$elo.pgn || exit 1; done
+			--option2 UCI_Elo=$$elo --option2 Threads=1 --option2 Hash=16 \
+			--pgn docs/gauntlet/stockfish$$elo.pgn || exit 1; done
+	$(MATCH) --engine2 /usr/games/glaurung --name2 Glaurung --option2 Threads=1 --option2 Hash=16 \
+		--pgn docs/gauntlet/glaurung.pgn
 	$(MATCH) --engine2 /usr/games/phalanx --name2 Phalanx --protocol2 xboard --pgn docs/gauntlet/phalanx.pgn
 	$(MATCH) --engine2 .opponents/sunfish/bin/sunfish-uci --name2 Sunfish --pgn docs/gauntlet/sunfish.pgn
 
