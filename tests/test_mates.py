@@ -3,7 +3,8 @@
 Positions were verified independently with a brute-force python-chess solver (every
 mating first move listed): mates in 1 including a knight underpromotion and en-passant
 mates, mates in 2 including rook/knight underpromotions and an en-passant main line,
-mates in 3, and won positions with no mate in 3.
+mates in 3, mates in 4 (no mate in 3; every mating first move listed), and won positions
+with no mate in 3.
 """
 import pytest
 
@@ -31,6 +32,9 @@ POSITIONS = [
     ('8/P7/8/2Q5/8/1K1k4/8/8 w - - 0 1', 'mate3', ('a7a8q',)),  # promotion a8=Q is the only key
     ('4Q3/2k5/6K1/8/8/8/8/3R4 w - - 0 1', 'mate3', ('d1c1', 'e8e6')),  # two keys
     ('3K4/8/8/1k6/8/8/6P1/5q2 b - - 0 1', 'mate3', ('f1f7',)),  # Black to move (colour-mirror of the Qf2 position)
+    ('2Q5/8/8/8/3k4/5R2/8/4K3 w - - 0 1', 'mate4', ('c8f5', 'f3f5')),
+    ('4k3/8/5r2/3K4/8/8/8/2q5 b - - 0 1', 'mate4', ('c1f4', 'f6f4')),  # its colour-mirror
+    ('8/4R3/1k6/8/8/8/5K2/5Q2 w - - 0 1', 'mate4', ('e7e6', 'f1c4', 'f1c1')),
     ('k7/8/1Q6/8/8/8/8/7K w - - 0 1', 'nomate3', ()),  # K+Q vs bare K, Black king boxed in
     ('8/5R2/6Q1/4k3/8/8/6K1/8 w - - 0 1', 'nomate3', ()),  # K+Q+R vs bare K
     ('6r1/8/4K3/1k6/q7/8/8/8 b - - 0 1', 'nomate3', ()),  # Black to move, K+Q+R vs bare K
