@@ -13,11 +13,13 @@ the size stored with an entry is the growth of that counter over its subtree, so
 sees a retrieved position as one node and BIGALL as the nodes it originally cost.
 
 Profiles (ctrl[K_PROFILE]):
-  PLAY   the full evaluation (engine.eval.evaluate_full), check extensions, null-move
-         pruning, reverse futility pruning, futility and late-move pruning of quiet moves,
-         logarithmic late-move reductions, internal iterative reduction, SEE pruning of
-         losing captures in quiescence, killers, mate-distance pruning; no TT cut-offs at
-         PV nodes.
+  PLAY   the full evaluation (engine.eval.evaluate_full; in quiescence only when material
+         and PST alone leave the stand-pat within LAZY_MARGIN of the window), check
+         extensions, null-move pruning, reverse futility pruning, futility and late-move
+         pruning of quiet moves (all three harder when the static evaluation is not above
+         that of two plies before: "improving"), logarithmic late-move reductions,
+         internal iterative reduction, SEE pruning of losing captures in quiescence,
+         killers, mate-distance pruning; no TT cut-offs at PV nodes.
   PAPER  the thesis' ALIBABA: material + PST evaluation, PVS + quiescence (captures and
          promotions; every move in check), ordering by refutation (previous PV), TT move,
          MVV-LVA, promotions, history; no extensions, no pruning beyond alpha-beta; TT
@@ -63,7 +65,7 @@ from engine.types import (
 SearchState = collections.namedtuple(
     "SearchState",
     "ctrl killers history pv pv_len moves scores prev_pv root_moves root_nodes lines "
-    "inherited")
+    "inherited evals")
 
 PROFILE_PLAY = 0
 PROFILE_PAPER = 1
@@ -96,16 +98,23 @@ ONE_PLY = np.int64(1)
 # Tuning constants of the PLAY profile.
 NULL_MIN_DEPTH = 3
 NULL_REDUCTION = 3
-RFP_MAX_DEPTH = 3
-RFP_MARGIN = 120
+RFP_MAX_DEPTH = 6
+RFP_MARGIN = 120         # per ply...
+RFP_IMPROVING = 30       # ...less this when improving
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVES = 3
 LMR_BASE = 0.8           # reduction = LMR_BASE + ln(depth) ln(moves searched) / LMR_DIVISOR
 LMR_DIVISOR = 2.4
 IIR_MIN_DEPTH = 4        # internal iterative reduction: position not in the table at this depth or more
-FUTILITY_MAX_DEPTH = 3
+FUTILITY_MAX_DEPTH = 5
 FUTILITY_MARGIN = 110    # per ply: quiet moves cannot lift static + margin above alpha
+LAZY_MARGIN = 400        # quiescence: positional terms rarely move a score this much
 LMP_BASE = 4             # late-move pruning: quiet moves past LMP_BASE + depth^2 are skipped
+                         # (two thirds of that when not improving)
+# "Improving": the static evaluation is above that of two plies before (the same side to
+# move); a position getting worse is pruned and reduced harder. NO_EVAL marks a ply whose
+# side was in check (no static evaluation): a node after it counts as improving.
+NO_EVAL = -INFINITE - 1
 
 
 def new_search_state() -> SearchState:
@@ -123,6 +132,7 @@ def new_search_state() -> SearchState:
         root_nodes=np.zeros(MAX_MOVES, dtype=np.int64),
         lines=np.zeros(plies, dtype=np.uint64),       # n-ply lines: the line a node returns
         inherited=np.zeros(plies, dtype=np.uint64),   # ... and the one its parent passed it
+        evals=np.full(plies, NO_EVAL, dtype=np.int64),  # PLAY: static evaluation per ply
     )
 
 
@@ -250,7 +260,11 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
         if end == start:
             return -(MATE - ply)
     else:
-        stand_pat = static_eval(P, T, paper)
+        stand_pat = evaluate(P)
+        # PLAY: the positional terms are computed only when material and piece-square values
+        # alone do not already decide the stand-pat against the window (lazy evaluation).
+        if not paper and alpha - LAZY_MARGIN < stand_pat < beta + LAZY_MARGIN:
+            stand_pat = evaluate_full(P, T)
         if tt_enabled(tt):
             # Figure 2.7's Evaluate: a stored score replaces or bounds the evaluation.
             tt_move, stand_pat = tt_bound_eval(tt, current_key(P), ply, stand_pat)
@@ -331,16 +345,20 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
     checked = in_check(P, T)
 
     # 2. Pruning and extensions (PLAY profile only).
+    improving = 1
     if not paper:
         if checked:
             depth += 1
+            S.evals[ply] = NO_EVAL
         else:
-            if not is_pv:   # only the non-PV pruning below reads it
-                static = evaluate_full(P, T)
+            static = evaluate_full(P, T)
+            S.evals[ply] = static
+            if ply >= 2 and S.evals[ply - 2] != NO_EVAL and static <= S.evals[ply - 2]:
+                improving = 0
             if use_table and not known and depth >= IIR_MIN_DEPTH:
                 depth -= 1   # never searched: a cheaper search finds a move for the next visit
         if not checked and not is_pv and abs(beta) < MATE_BOUND:
-            if depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta:
+            if depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth + RFP_IMPROVING * improving >= beta:
                 return static
             if (allow_null and depth >= NULL_MIN_DEPTH and static >= beta
                     and _has_pieces(P, side)):
@@ -381,6 +399,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
                     and alpha > -MATE_BOUND)
     futile = prune_quiets and static + FUTILITY_MARGIN * depth <= alpha
     pruned_bound = static + FUTILITY_MARGIN * depth if futile else alpha
+    late_moves = LMP_BASE + depth * depth if improving else (LMP_BASE + depth * depth) * 2 // 3
     pruned = False
     for i in range(start, end):
         move = pick_next(S.moves, S.scores, i, end)
@@ -388,7 +407,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
         plain_quiet = quiet and S.scores[i] < ORDER_KILLER   # not a PV, TT or killer move
         make_move(P, T, move)
         if (prune_quiets and plain_quiet and searched > 0 and best > -MATE_BOUND
-                and (futile or i - start >= LMP_BASE + depth * depth) and not in_check(P, T)):
+                and (futile or i - start >= late_moves) and not in_check(P, T)):
             unmake_move(P)   # checking moves are never pruned: they may mate
             pruned = True
             continue
@@ -473,6 +492,8 @@ def search_root(P, T, tt, S, depth, alpha, beta):
     pv_move = S.prev_pv[0] if ctrl[K_PREV_PV_LEN] > 0 else 0
     checked = in_check(P, T)
     side = P.st[P.meta[0], ST_SIDE]
+    if not paper:
+        S.evals[0] = NO_EVAL if checked else evaluate_full(P, T)
     for i in range(count):
         move = S.root_moves[i]
         ctrl[K_CURRMOVE] = move

@@ -1,0 +1,85 @@
+"""The play profile's improving flag and lazy evaluation (issue 13's third strength change):
+a position that got worse than two plies before is pruned harder, never less; quiescence
+computes the positional terms only when material and piece-square values do not already
+decide the stand-pat against the window."""
+import numpy as np
+import pytest
+
+from engine.bench import BENCH_FENS
+from engine.board import Board
+from engine.eval import evaluate, evaluate_full
+from engine.search import (
+    K_NODES, K_PROFILE, LAZY_MARGIN, NO_EVAL, PROFILE_PAPER, PROFILE_PLAY, new_search_state,
+    quiesce, search,
+)
+from engine.tt import new_table
+
+NO, YES = np.int64(0), np.int64(1)
+
+
+def nodes_at_ply_two(fen, depth, alpha, earlier_eval):
+    """Nodes of a zero-window play search of `fen` as a node at ply 2 (a fresh 1 MB table), with the
+    static evaluation recorded two plies before set to `earlier_eval`."""
+    board = Board(fen)
+    S = new_search_state()
+    S.ctrl[K_PROFILE] = PROFILE_PLAY
+    S.evals[0] = earlier_eval
+    search(board.P, board.T, new_table(mb=1), S, np.int64(depth), np.int64(alpha),
+           np.int64(alpha + 1), np.int64(2), NO, YES)
+    return int(S.ctrl[K_NODES])
+
+
+@pytest.mark.parametrize("fen", BENCH_FENS[:12])
+def test_a_worsening_position_is_pruned_at_least_as_hard(fen):
+    board = Board(fen)
+    if board.in_check():
+        pytest.skip("no static evaluation in check")
+    static = int(evaluate_full(board.P, board.T))
+    depth, alpha = 5, static + 60    # a fail-low zone where futility and late-move pruning act
+    improving = nodes_at_ply_two(fen, depth, alpha, np.int64(static - 500))
+    worsening = nodes_at_ply_two(fen, depth, alpha, np.int64(static + 500))
+    unknown = nodes_at_ply_two(fen, depth, alpha, np.int64(NO_EVAL))
+    assert worsening <= improving
+    assert unknown == improving     # no evaluation two plies before: counted as improving
+
+
+def test_the_worsening_flag_prunes_somewhere():
+    """Over the bench positions the flag must cut some nodes (else it does nothing)."""
+    saved = 0
+    for fen in BENCH_FENS[:12]:
+        board = Board(fen)
+        if board.in_check():
+            continue
+        static = int(evaluate_full(board.P, board.T))
+        saved += (nodes_at_ply_two(fen, 5, static + 60, np.int64(static - 500))
+                  - nodes_at_ply_two(fen, 5, static + 60, np.int64(static + 500)))
+    assert saved > 0
+
+
+def stand_pat(fen, alpha, beta, profile):
+    board = Board(fen)
+    S = new_search_state()
+    S.ctrl[K_PROFILE] = profile
+    return int(quiesce(board.P, board.T, new_table(mb=1), S, np.int64(alpha), np.int64(beta),
+                       np.int64(0)))
+
+
+# White to move, a queen up, no capture available to either side's benefit beyond it.
+QUEEN_UP = "4k3/8/8/8/8/8/3QPPPP/4K3 w - - 0 1"
+
+
+def test_lazy_stand_pat_returns_the_material_score_far_above_the_window():
+    board = Board(QUEEN_UP)
+    quick = int(evaluate(board.P))
+    full = int(evaluate_full(board.P, board.T))
+    assert quick != full   # the positional terms differ here, so the test can tell them apart
+    assert stand_pat(QUEEN_UP, -20, -10, PROFILE_PLAY) == quick
+    assert quick - LAZY_MARGIN >= -10
+
+
+def test_stand_pat_inside_the_margin_uses_the_full_evaluation():
+    board = Board(QUEEN_UP)
+    full = int(evaluate_full(board.P, board.T))
+    # A window around the full value: the stand-pat is exact (no capture here improves it).
+    assert stand_pat(QUEEN_UP, full - 1, full + 1, PROFILE_PLAY) == full
+    assert stand_pat(QUEEN_UP, -20, -10, PROFILE_PAPER) == int(evaluate(board.P))
