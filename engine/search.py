@@ -112,8 +112,9 @@ LAZY_MARGIN = 400        # quiescence: positional terms rarely move a score this
 LMP_BASE = 4             # late-move pruning: quiet moves past LMP_BASE + depth^2 are skipped
                          # (two thirds of that when not improving)
 # "Improving": the static evaluation is above that of two plies before (the same side to
-# move); a position getting worse is pruned and reduced harder. NO_EVAL marks a ply whose
-# side was in check (no static evaluation): a node after it counts as improving.
+# move); a position getting worse is pruned harder (not reduced more: that missed a mate in
+# 3 at depth 7). NO_EVAL marks a ply whose side was in check (no static evaluation): a node
+# after it counts as improving.
 NO_EVAL = -INFINITE - 1
 
 

@@ -1,4 +1,4 @@
-"""The play profile's improving flag and lazy evaluation (issue 13's third strength change):
+"""The play profile's improving flag and lazy evaluation (issue 13's fourth landed strength change):
 a position that got worse than two plies before is pruned harder, never less; quiescence
 computes the positional terms only when material and piece-square values do not already
 decide the stand-pat against the window."""
