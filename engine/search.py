@@ -53,7 +53,7 @@ from engine.position import (
     unmake_null,
 )
 from engine.tt import (
-    BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, line_first, line_prepend, line_rest, tt_bound_eval,
+    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, line_first, line_prepend, line_rest, tt_bound_eval,
     tt_enabled, tt_hit_weight, tt_line_plies, tt_lookup, tt_note_line_move, tt_note_type1,
     tt_root_line, tt_store_line,
 )
@@ -333,8 +333,10 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
     use_table = tt_enabled(tt)
     track = _tracks_lines(tt, paper)
     known = False   # the table holds this position (with or without a move)
+    tscore = 0
+    tbound = BOUND_NONE
     if use_table:
-        known, tt_move, cut, tscore, alpha, beta, tsize, tt_line = tt_lookup(
+        known, tt_move, cut, tscore, alpha, beta, tsize, tt_line, tbound = tt_lookup(
             tt, key, ply, depth, alpha, beta, ply > 0 and (paper or not is_pv))
         if cut:
             ctrl[K_WEIGHTED] += tt_hit_weight(tt, tsize)
@@ -356,6 +358,12 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
             S.evals[ply] = static
             if ply >= 2 and S.evals[ply - 2] != NO_EVAL and static <= S.evals[ply - 2]:
                 improving = 0
+            # A stored score on the right side of the evaluation is a better guess of this
+            # node's value (whatever depth it came from): pruning uses it, "improving" not.
+            if abs(tscore) < MATE_BOUND and (
+                    tbound == BOUND_EXACT or (tbound == BOUND_LOWER and tscore > static)
+                    or (tbound == BOUND_UPPER and tscore < static)):
+                static = tscore
             if use_table and not known and depth >= IIR_MIN_DEPTH:
                 depth -= 1   # never searched: a cheaper search finds a move for the next visit
         if not checked and not is_pv and abs(beta) < MATE_BOUND:

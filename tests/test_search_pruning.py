@@ -83,3 +83,34 @@ def test_stand_pat_inside_the_margin_uses_the_full_evaluation():
     # A window around the full value: the stand-pat is exact (no capture here improves it).
     assert stand_pat(QUEEN_UP, full - 1, full + 1, PROFILE_PLAY) == full
     assert stand_pat(QUEEN_UP, -20, -10, PROFILE_PAPER) == int(evaluate(board.P))
+
+
+def test_a_stored_lower_bound_above_the_evaluation_replaces_it_for_pruning():
+    """A table entry too shallow to cut, whose lower bound lies far above the static
+    evaluation, lets reverse futility prune at once and return it; "improving" still
+    compares the evaluation itself."""
+    from engine.search import BOUND_LOWER, BOUND_UPPER, RFP_MARGIN
+    from engine.tt import tt_store
+
+    fen = BENCH_FENS[1]
+    board = Board(fen)
+    static = int(evaluate_full(board.P, board.T))
+    depth, beta = 3, static + 2 * RFP_MARGIN * 3
+
+    def searched(bound, stored):
+        tt = new_table(mb=1)
+        if bound is not None:
+            tt_store(tt, np.uint64(board.key), np.int64(2), np.int64(0), np.int64(stored),
+                     np.int64(1), np.int64(bound), np.int64(1))
+        S = new_search_state()
+        S.ctrl[K_PROFILE] = PROFILE_PLAY
+        score = search(board.P, board.T, tt, S, np.int64(depth), np.int64(beta - 1),
+                       np.int64(beta), np.int64(2), NO, YES)
+        return int(score), int(S.ctrl[K_NODES]), int(S.evals[2])
+
+    high = static + 3 * RFP_MARGIN * 3
+    score, nodes, recorded = searched(BOUND_LOWER, high)
+    assert (score, nodes, recorded) == (high, 1, static)
+    # An upper bound above the evaluation says nothing new: the search goes on as without one.
+    assert searched(BOUND_UPPER, high)[:2] == searched(None, 0)[:2]
+    assert searched(None, 0)[1] > 1
