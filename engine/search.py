@@ -17,9 +17,11 @@ Profiles (ctrl[K_PROFILE]):
          and PST alone leave the stand-pat within LAZY_MARGIN of the window), check
          extensions, null-move pruning, reverse futility pruning, futility and late-move
          pruning of quiet moves (all three harder when the static evaluation is not above
-         that of two plies before: "improving"), logarithmic late-move reductions,
-         internal iterative reduction, SEE pruning of losing captures in quiescence,
-         killers, mate-distance pruning; no TT cut-offs at PV nodes.
+         that of two plies before: "improving"; reverse futility, null move and futility
+         read the table's score instead of the static evaluation when its bound makes it
+         the better guess), logarithmic late-move reductions, internal iterative
+         reduction, SEE pruning of losing captures in quiescence, killers, mate-distance
+         pruning; no TT cut-offs at PV nodes.
   PAPER  the thesis' ALIBABA: material + PST evaluation, PVS + quiescence (captures and
          promotions; every move in check), ordering by refutation (previous PV), TT move,
          MVV-LVA, promotions, history; no extensions, no pruning beyond alpha-beta; TT
