@@ -55,9 +55,9 @@ from engine.position import (
     unmake_null,
 )
 from engine.tt import (
-    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, line_first, line_prepend, line_rest, tt_bound_eval,
-    tt_enabled, tt_hit_weight, tt_line_plies, tt_lookup, tt_note_line_move, tt_note_type1,
-    tt_root_line, tt_store_line,
+    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, bounded_guess, line_first, line_prepend,
+    line_rest, tt_bound_eval, tt_enabled, tt_hit_weight, tt_line_plies, tt_lookup,
+    tt_note_line_move, tt_note_type1, tt_root_line, tt_store_line,
 )
 from engine.types import (
     BISHOP, BLACK, DRAW, GEN_ALL, GEN_NOISY, INFINITE, KNIGHT, MATE, MATE_BOUND,
@@ -362,10 +362,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
                 improving = 0
             # A stored score on the right side of the evaluation is a better guess of this
             # node's value (whatever depth it came from): pruning uses it, "improving" not.
-            if abs(tscore) < MATE_BOUND and (
-                    tbound == BOUND_EXACT or (tbound == BOUND_LOWER and tscore > static)
-                    or (tbound == BOUND_UPPER and tscore < static)):
-                static = tscore
+            if abs(tscore) < MATE_BOUND:
+                static = bounded_guess(static, tscore, tbound)
             if use_table and not known and depth >= IIR_MIN_DEPTH:
                 depth -= 1   # never searched: a cheaper search finds a move for the next visit
         if not checked and not is_pv and abs(beta) < MATE_BOUND:

@@ -622,8 +622,8 @@ def tt_enabled(tt):
 def tt_lookup(tt, key, ply, depth, alpha, beta, may_cut):
     """Figure 2.7's retrieval at a full-width node, under the experiment switches of 2.7.2.
 
-    Returns (found, move, cut, score, alpha, beta, size, line, bound): `move` is the stored move to
-    try first (0 if none or unused); `line` the entry's moves after it (n-ply lines, 2.7.3;
+    Returns (found, move, cut, score, alpha, beta, size, line, bound): `move` is the stored
+    move to try first (0 if none or unused); `line` the entry's moves after it (n-ply lines, 2.7.3;
     U0 when off or with no move); `cut` means return `score` now (an exact score, or a bound
     that closed the window); otherwise search with the (possibly narrowed) alpha, beta.
     `may_cut` is the search's own condition for using a score here (not at the root, ...).
@@ -696,6 +696,16 @@ def tt_note_line_move(tt):
 
 
 @jit
+def bounded_guess(value, score, bound):
+    """The better guess of a node's value from a static `value` and a stored `score`: an
+    exact score replaces it, and so does a lower bound above it or an upper bound below it."""
+    if (bound == BOUND_EXACT or (bound == BOUND_LOWER and score > value)
+            or (bound == BOUND_UPPER and score < value)):
+        return score
+    return value
+
+
+@jit
 def tt_bound_eval(tt, key, ply, stand_pat):
     """Figure 2.7's Evaluate at a quiescence node: a stored score replaces (exact) or bounds
     the static evaluation. Returns (move, stand_pat)."""
@@ -705,12 +715,9 @@ def tt_bound_eval(tt, key, ply, stand_pat):
     if tt.conf[C_USE_MOVE] == 0:
         move = np.int64(0)
     if tt.conf[C_USE_SCORE] != 0 and not (tt.conf[C_SAME_DEPTH] != 0 and stored_depth != 0):
-        if bound == BOUND_EXACT and tt.conf[C_USE_EXACT] != 0:
-            stand_pat = score
-        elif bound == BOUND_UPPER and tt.conf[C_USE_BOUNDS] != 0 and stand_pat > score:
-            stand_pat = score
-        elif bound == BOUND_LOWER and tt.conf[C_USE_BOUNDS] != 0 and stand_pat < score:
-            stand_pat = score
+        usable = tt.conf[C_USE_EXACT] != 0 if bound == BOUND_EXACT else tt.conf[C_USE_BOUNDS] != 0
+        if usable:
+            stand_pat = bounded_guess(stand_pat, score, bound)
     return move, stand_pat
 
 

@@ -1,7 +1,8 @@
 """The play profile's improving flag and lazy evaluation (issue 13's fourth landed strength change):
 a position that got worse than two plies before is pruned harder, never less; quiescence
 computes the positional terms only when material and piece-square values do not already
-decide the stand-pat against the window."""
+decide the stand-pat against the window. The fifth: the table's score, where its bound makes
+it the better guess, stands in for the static evaluation in the pruning decisions."""
 import numpy as np
 import pytest
 
