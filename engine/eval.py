@@ -106,6 +106,11 @@ ROOK_HALF_OPEN_FILE = (12, 6)
 TERM_NAMES = ("mobility", "king attack", "king shelter", "pawn structure", "passed pawns",
               "bishop pair", "rook files")
 N_TERM_VALUES = 2 * len(TERM_NAMES)
+# Compile-time switches, one per TERM_NAMES entry, all on. numba freezes a global tuple into
+# the kernel as a constant, so a term switched off is compiled out, not skipped at run time.
+# scripts/bench_eval_terms.py compiles copies of the engine with one term off to measure
+# what each term costs in nodes per second.
+TERMS_ON = (True, True, True, True, True, True, True)
 
 
 def fill_eval_masks(u):
@@ -164,11 +169,26 @@ def side_terms(P, T, us):
     rook_eg = 0
     attackers = 0
     units = 0
+    mobility_on, king_attack_on, shelter_on, structure_on, passed_on, pair_on, rook_on = TERMS_ON
+    attacks_on = mobility_on or king_attack_on
     for kind in range(KNIGHT, KING):
+        if not (attacks_on or (rook_on and kind == ROOK)):
+            continue
         pieces = bb[base + kind]
         while pieces:
             sq = lsb(pieces)
             pieces &= pieces - U1
+            if kind == ROOK and rook_on:
+                file_mask = T.u[U_FILE + (sq & 7)]
+                if own_pawns & file_mask == U0:
+                    if their_pawns & file_mask == U0:
+                        rook_mg += ROOK_OPEN_FILE[0]
+                        rook_eg += ROOK_OPEN_FILE[1]
+                    else:
+                        rook_mg += ROOK_HALF_OPEN_FILE[0]
+                        rook_eg += ROOK_HALF_OPEN_FILE[1]
+            if not attacks_on:
+                continue
             if kind == KNIGHT:
                 att = knight_attacks(T, sq)
                 weights = KNIGHT_MOBILITY
@@ -178,60 +198,59 @@ def side_terms(P, T, us):
             elif kind == ROOK:
                 att = rook_attacks(T, sq, occ)
                 weights = ROOK_MOBILITY
-                file_mask = T.u[U_FILE + (sq & 7)]
-                if own_pawns & file_mask == U0:
-                    if their_pawns & file_mask == U0:
-                        rook_mg += ROOK_OPEN_FILE[0]
-                        rook_eg += ROOK_OPEN_FILE[1]
-                    else:
-                        rook_mg += ROOK_HALF_OPEN_FILE[0]
-                        rook_eg += ROOK_HALF_OPEN_FILE[1]
             else:
                 att = rook_attacks(T, sq, occ) | bishop_attacks(T, sq, occ)
                 weights = QUEEN_MOBILITY
-            count = popcount(att & area) - weights[2]
-            mob_mg += weights[0] * count
-            mob_eg += weights[1] * count
-            hits = popcount(att & zone)
-            if hits:
-                attackers += 1
-                units += KING_ATTACK_WEIGHT[kind] * hits
+            if mobility_on:
+                count = popcount(att & area) - weights[2]
+                mob_mg += weights[0] * count
+                mob_eg += weights[1] * count
+            if king_attack_on:
+                hits = popcount(att & zone)
+                if hits:
+                    attackers += 1
+                    units += KING_ATTACK_WEIGHT[kind] * hits
     king_attack = 0
-    if attackers >= 2 and bb[base + QUEEN] != U0:
+    if king_attack_on and attackers >= 2 and bb[base + QUEEN] != U0:
         king_attack = min(units * units // KING_ATTACK_DIVISOR, KING_ATTACK_MAX)
 
     # Shelter: each of the king's file and its neighbours wants an own pawn ahead of the king.
-    own_king = lsb(bb[base + KING])
-    ahead_of_king = T.u[U_PASSED_SPAN + us * 64 + own_king]
-    king_file = own_king & 7
-    missing = 0
-    for f in range(max(king_file - 1, 0), min(king_file + 1, 7) + 1):
-        if own_pawns & ahead_of_king & T.u[U_FILE + f] == U0:
-            missing += 1
-    shelter = -SHELTER_MISSING * missing
+    shelter = 0
+    if shelter_on:
+        own_king = lsb(bb[base + KING])
+        ahead_of_king = T.u[U_PASSED_SPAN + us * 64 + own_king]
+        king_file = own_king & 7
+        missing = 0
+        for f in range(max(king_file - 1, 0), min(king_file + 1, 7) + 1):
+            if own_pawns & ahead_of_king & T.u[U_FILE + f] == U0:
+                missing += 1
+        shelter = -SHELTER_MISSING * missing
 
     pawn_mg = 0
     pawn_eg = 0
     passed_mg = 0
     passed_eg = 0
-    pawns = own_pawns
+    pawns = own_pawns if structure_on or passed_on else U0
     while pawns:
         sq = lsb(pawns)
         pawns &= pawns - U1
-        if own_pawns & T.u[U_ADJACENT_FILES + (sq & 7)] == U0:
-            pawn_mg += ISOLATED_PAWN[0]
-            pawn_eg += ISOLATED_PAWN[1]
-        if own_pawns & T.u[U_FRONT_SPAN + us * 64 + sq] != U0:
-            pawn_mg += DOUBLED_PAWN[0]
-            pawn_eg += DOUBLED_PAWN[1]
-        elif their_pawns & T.u[U_PASSED_SPAN + us * 64 + sq] == U0:
+        doubled = own_pawns & T.u[U_FRONT_SPAN + us * 64 + sq] != U0
+        if structure_on:
+            if own_pawns & T.u[U_ADJACENT_FILES + (sq & 7)] == U0:
+                pawn_mg += ISOLATED_PAWN[0]
+                pawn_eg += ISOLATED_PAWN[1]
+            if doubled:
+                pawn_mg += DOUBLED_PAWN[0]
+                pawn_eg += DOUBLED_PAWN[1]
+        # A doubled pawn is not counted as passed: the one in front of it may be.
+        if passed_on and not doubled and their_pawns & T.u[U_PASSED_SPAN + us * 64 + sq] == U0:
             rank = sq >> 3 if us == WHITE else 7 - (sq >> 3)
             passed_mg += PASSED_PAWN_MG[rank]
             passed_eg += PASSED_PAWN_EG[rank]
 
     pair_mg = 0
     pair_eg = 0
-    if popcount(bb[base + BISHOP]) >= 2:
+    if pair_on and popcount(bb[base + BISHOP]) >= 2:
         pair_mg = BISHOP_PAIR[0]
         pair_eg = BISHOP_PAIR[1]
     return (mob_mg, mob_eg, king_attack, 0, shelter, 0, pawn_mg, pawn_eg, passed_mg, passed_eg,
