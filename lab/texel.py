@@ -1,0 +1,210 @@
+"""Texel tuning of the play evaluation's positional terms, on positions from played games
+labelled by the game's result.
+
+The evaluation (engine.eval) is material + piece-square values plus seven positional terms,
+each an (mg, eg) pair per side, tapered by the game phase. Scaling one term's middle-game
+or end-game part by a multiplier keeps the evaluation linear in the multipliers:
+
+    mg = base_mg + sum_t a_t * dmg_t        eg = base_eg + sum_t b_t * deg_t
+    eval = (mg * phase + eg * (24 - phase)) / 24          (white's point of view)
+
+where base is material + PST and d*_t is white's term minus black's. The piece-square
+values stay as they are: they anchor the scale. Texel's method: find the K for which
+sigmoid(K * eval) = 1 / (1 + 10^(-K eval / 400)) best predicts the results with every
+multiplier at 1, then, with K fixed, the multipliers that minimise the mean squared error
+(scipy's L-BFGS-B, with the exact gradient). A multiplier whose feature is zero in every
+position (the king terms have no end-game part) stays at 1.
+
+Positions: every position of a game's main line past the opening plies, with the side to
+move not in check and a quiet move played from it (no capture or promotion), so that the
+static evaluation is a fair guess of it. Games are split into a fitting and a held-out
+part, so the held-out error shows whether the fit generalises.
+"""
+from typing import Iterable, List, NamedTuple, Sequence
+
+import numpy as np
+
+RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+TOTAL_PHASE = 24
+
+
+class Features(NamedTuple):
+    """One row per position: base_mg, base_eg and phase (clamped to 24), the per-term
+    differences dmg and deg (n x terms), and the result from white's point of view."""
+    base_mg: np.ndarray
+    base_eg: np.ndarray
+    phase: np.ndarray
+    dmg: np.ndarray
+    deg: np.ndarray
+    result: np.ndarray
+    game: np.ndarray          # index of the game each position comes from
+
+
+def quiet_positions(pgn_paths: Iterable, skip_plies: int = 16):
+    """Yield (game index, python-chess board, result for white) for the positions described
+    in the module docstring, from every decided or drawn game of the PGN files."""
+    import chess
+    import chess.pgn
+
+    game_index = 0
+    for path in pgn_paths:
+        with open(path) as handle:
+            while True:
+                game = chess.pgn.read_game(handle)
+                if game is None:
+                    break
+                result = RESULTS.get(game.headers.get("Result", "*"))
+                if result is None:
+                    continue
+                board = game.board()
+                for ply, move in enumerate(game.mainline_moves()):
+                    if (ply >= skip_plies and not board.is_check() and not board.is_capture(move)
+                            and move.promotion is None):
+                        yield game_index, board.copy(stack=False), result
+                    board.push(move)
+                game_index += 1
+
+
+def extract(samples: Iterable) -> Features:
+    """Features of (game index, board, result) samples, read from TwoBig's own evaluation
+    kernels (the incremental material + PST sums and engine.eval.side_terms)."""
+    from engine import eval as ev
+    from engine.board import Board
+    from engine.types import ST_EG, ST_MG, ST_PHASE
+
+    board = Board()
+    rows, games, results = [], [], []
+    for game_index, chess_board, result in samples:
+        board.load_chess_board(chess_board)
+        row = board.P.st[board.P.meta[0]]
+        white = ev.side_terms(board.P, board.T, 0)
+        black = ev.side_terms(board.P, board.T, 1)
+        rows.append((row[ST_MG], row[ST_EG], min(row[ST_PHASE], TOTAL_PHASE))
+                    + tuple(w - b for w, b in zip(white, black)))
+        games.append(game_index)
+        results.append(result)
+    data = np.array(rows, dtype=np.float64).reshape(-1, 3 + ev.N_TERM_VALUES)
+    return Features(base_mg=data[:, 0], base_eg=data[:, 1], phase=data[:, 2],
+                    dmg=data[:, 3::2], deg=data[:, 4::2],
+                    result=np.array(results, dtype=np.float64),
+                    game=np.array(games, dtype=np.int64))
+
+
+def subset(features: Features, mask: np.ndarray) -> Features:
+    return Features(*(array[mask] for array in features))
+
+
+def evaluate(features: Features, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The model's evaluation (white's view, centipawns) with multipliers a (mg), b (eg)."""
+    mg = features.base_mg + features.dmg @ a
+    eg = features.base_eg + features.deg @ b
+    return (mg * features.phase + eg * (TOTAL_PHASE - features.phase)) / TOTAL_PHASE
+
+
+def win_probability(evaluation: np.ndarray, k: float) -> np.ndarray:
+    return 1.0 / (1.0 + np.power(10.0, -k * evaluation / 400.0))
+
+
+def mean_error(features: Features, a: np.ndarray, b: np.ndarray, k: float) -> float:
+    """Texel's E: the mean squared difference of result and predicted score."""
+    return float(np.mean((features.result - win_probability(evaluate(features, a, b), k)) ** 2))
+
+
+def fit_k(features: Features, a: np.ndarray, b: np.ndarray) -> float:
+    """The scaling constant K that minimises the error with the multipliers held."""
+    from scipy.optimize import minimize_scalar
+
+    solution = minimize_scalar(lambda k: mean_error(features, a, b, k), bounds=(0.05, 5.0),
+                               method="bounded", options={"xatol": 1e-5})
+    return float(solution.x)
+
+
+class Fit(NamedTuple):
+    a: np.ndarray              # middle-game multiplier per term
+    b: np.ndarray              # end-game multiplier per term
+    k: float
+    error_before: float        # on the fitting positions, all multipliers 1
+    error_after: float
+
+
+def fit_multipliers(features: Features, k: float, bounds=(0.0, 3.0)) -> Fit:
+    """Multipliers minimising the error at fixed K (L-BFGS-B, exact gradient). Columns
+    whose feature never differs from zero keep multiplier 1."""
+    from scipy.optimize import minimize
+
+    terms = features.dmg.shape[1]
+    ones = np.ones(terms)
+    free_a = np.flatnonzero(np.any(features.dmg != 0, axis=0))
+    free_b = np.flatnonzero(np.any(features.deg != 0, axis=0))
+    mg_weight = features.phase / TOTAL_PHASE
+    eg_weight = 1.0 - mg_weight
+    slope = k * np.log(10.0) / 400.0
+
+    def unpack(theta):
+        a, b = ones.copy(), ones.copy()
+        a[free_a] = theta[:len(free_a)]
+        b[free_b] = theta[len(free_a):]
+        return a, b
+
+    def error_and_gradient(theta):
+        a, b = unpack(theta)
+        p = win_probability(evaluate(features, a, b), k)
+        residual = features.result - p
+        # dE/de = mean(-2 (R - p) p (1 - p) slope), per position
+        d_eval = -2.0 * residual * p * (1.0 - p) * slope / len(p)
+        grad_a = (features.dmg[:, free_a] * (d_eval * mg_weight)[:, None]).sum(axis=0)
+        grad_b = (features.deg[:, free_b] * (d_eval * eg_weight)[:, None]).sum(axis=0)
+        return float(np.mean(residual ** 2)), np.concatenate([grad_a, grad_b])
+
+    start = np.ones(len(free_a) + len(free_b))
+    solution = minimize(error_and_gradient, start, jac=True, method="L-BFGS-B",
+                        bounds=[bounds] * len(start))
+    a, b = unpack(solution.x)
+    return Fit(a=a, b=b, k=k, error_before=mean_error(features, ones, ones, k),
+               error_after=mean_error(features, a, b, k))
+
+
+def split_by_game(features: Features, held_out: float, seed: int = 0):
+    """(fitting, held-out) features, whole games on one side."""
+    games = np.unique(features.game)
+    rng = np.random.default_rng(seed)
+    chosen = rng.choice(games, size=int(round(len(games) * held_out)), replace=False)
+    mask = np.isin(features.game, chosen)
+    return subset(features, ~mask), subset(features, mask)
+
+
+def scaled_constants(a: Sequence[float], b: Sequence[float]) -> List[str]:
+    """engine/eval.py's constants with the multipliers applied, as Python lines to paste
+    in: the (mg, eg) pairs scaled by (a_t, b_t); the king attack (mg only) by scaling its
+    divisor and cap."""
+    from engine import eval as ev
+
+    names = list(ev.TERM_NAMES)
+    ma = dict(zip(names, a))
+    mb = dict(zip(names, b))
+
+    def pair(values, term):
+        return f"({round(values[0] * ma[term])}, {round(values[1] * mb[term])})"
+
+    def table(values, multiplier):
+        return "(" + ", ".join(str(round(v * multiplier)) for v in values) + ")"
+
+    lines = []
+    for name, term in (("KNIGHT_MOBILITY", "mobility"), ("BISHOP_MOBILITY", "mobility"),
+                       ("ROOK_MOBILITY", "mobility"), ("QUEEN_MOBILITY", "mobility")):
+        weights = getattr(ev, name)
+        lines.append(f"{name} = ({round(weights[0] * ma[term])}, {round(weights[1] * mb[term])}, "
+                     f"{weights[2]})")
+    king = ma["king attack"]
+    lines.append(f"KING_ATTACK_DIVISOR = {ev.KING_ATTACK_DIVISOR / max(king, 1e-9):.2f}  "
+                 f"# integer division in the kernel: round, or scale the weights instead")
+    lines.append(f"KING_ATTACK_MAX = {round(ev.KING_ATTACK_MAX * king)}")
+    lines.append(f"SHELTER_MISSING = {round(ev.SHELTER_MISSING * ma['king shelter'])}")
+    lines.append(f"ISOLATED_PAWN = {pair(ev.ISOLATED_PAWN, 'pawn structure')}")
+    lines.append(f"DOUBLED_PAWN = {pair(ev.DOUBLED_PAWN, 'pawn structure')}")
+    lines.append(f"PASSED_PAWN_MG = {table(ev.PASSED_PAWN_MG, ma['passed pawns'])}")
+    lines.append(f"PASSED_PAWN_EG = {table(ev.PASSED_PAWN_EG, mb['passed pawns'])}")
+    lines.append(f"BISHOP_PAIR = {pair(ev.BISHOP_PAIR, 'bishop pair')}")
+    lines.append(f"ROOK_OPEN_FILE = {pair(ev.ROOK_OPEN_FILE, 'rook files')}")
+    lines.append(f"ROOK_HALF_OPEN_FILE = {pair(ev.ROOK_HALF_OPEN_FILE, 'rook files')}")
+    return lines

@@ -1,0 +1,115 @@
+"""lab/texel.py: the position filter, the features against the engine's own evaluation, and
+the fit recovering known multipliers."""
+import io
+
+import chess
+import chess.pgn
+import numpy as np
+import pytest
+
+from engine import eval as ev
+from engine.board import Board
+from lab import texel
+
+PGN = """[Event "t"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 Bg4 7. dxe5 Qxd1 8. Rxd1 fxe5 1-0
+
+[Event "unfinished"]
+[Result "*"]
+
+1. d4 d5 2. c4 *
+
+[Event "t2"]
+[Result "1/2-1/2"]
+
+1. e4 d5 2. Bb5+ c6 3. Be2 e5 1/2-1/2
+"""
+
+
+def write_pgn(tmp_path):
+    path = tmp_path / "games.pgn"
+    path.write_text(PGN)
+    return path
+
+
+def expected_fens(game, skip_plies):
+    """The filter written out: past the opening, not in check, a quiet move played."""
+    fens = []
+    board = game.board()
+    for ply, move in enumerate(game.mainline_moves()):
+        if (ply >= skip_plies and not board.is_check() and not board.is_capture(move)
+                and move.promotion is None):
+            fens.append(board.fen())
+        board.push(move)
+    return fens
+
+
+def test_quiet_positions_skip_openings_checks_captures_and_unfinished_games(tmp_path):
+    samples = list(texel.quiet_positions([write_pgn(tmp_path)], skip_plies=2))
+    handle = io.StringIO(PGN)
+    first, _, third = (chess.pgn.read_game(handle) for _ in range(3))
+    got = [(game, board.fen(), result) for game, board, result in samples]
+    assert [fen for _, fen, _ in got] == expected_fens(first, 2) + expected_fens(third, 2)
+    assert {(game, result) for game, _, result in got} == {(0, 1.0), (1, 0.5)}
+    fens = [fen for _, fen, _ in got]
+    # 2. Bb5+ puts black in check: that position is left out; so is the one before 4. Bxc6
+    every = [node.board().fen() for game in (first, third) for node in game.mainline()]
+    for left_out in ("rnbqkbnr/ppp1pppp/8/1B1p4/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 2",
+                     "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4"):
+        assert left_out in every and left_out not in fens
+    assert len(expected_fens(third, 2)) == 3 and len(fens) == len(set(fens))
+
+
+def test_features_rebuild_the_engines_evaluation(tmp_path):
+    samples = list(texel.quiet_positions([write_pgn(tmp_path)], skip_plies=0))
+    features = texel.extract(samples)
+    ones = np.ones(len(ev.TERM_NAMES))
+    model = texel.evaluate(features, ones, ones)
+    board = Board()
+    for (_, chess_board, _), value in zip(samples, model):
+        board.load_chess_board(chess_board)
+        assert abs(value - int(ev.evaluate_full_white(board.P, board.T))) < 1.0
+    assert np.any(features.dmg != 0)
+
+
+def synthetic(rng, n=4000, terms=7):
+    base_mg = rng.normal(0, 150, n)
+    base_eg = rng.normal(0, 150, n)
+    phase = rng.integers(0, 25, n).astype(float)
+    dmg = rng.normal(0, 40, (n, terms))
+    deg = rng.normal(0, 40, (n, terms))
+    deg[:, 1] = 0.0                                     # like the king terms: no end-game part
+    return texel.Features(base_mg, base_eg, phase, dmg, deg, np.zeros(n), np.arange(n) // 40)
+
+
+def test_the_fit_recovers_known_multipliers_and_k():
+    rng = np.random.default_rng(1)
+    features = synthetic(rng)
+    a_true = np.array([0.5, 1.5, 1.2, 0.8, 2.0, 0.3, 1.0])
+    b_true = np.array([1.3, 1.0, 0.7, 0.9, 0.4, 1.6, 1.1])
+    k_true = 1.3
+    labelled = features._replace(
+        result=texel.win_probability(texel.evaluate(features, a_true, b_true), k_true))
+    assert texel.fit_k(labelled, a_true, b_true) == pytest.approx(k_true, abs=1e-3)
+    fit = texel.fit_multipliers(labelled, k_true)
+    assert fit.a == pytest.approx(a_true, abs=2e-3)
+    assert fit.b == pytest.approx(b_true, abs=2e-3)          # b[1]: no feature, stays 1
+    assert fit.error_after < fit.error_before
+
+
+def test_split_keeps_whole_games_apart():
+    features = synthetic(np.random.default_rng(2))
+    fitting, kept_out = texel.split_by_game(features, 0.25)
+    assert not set(fitting.game) & set(kept_out.game)
+    assert len(set(kept_out.game)) == 25
+    assert len(fitting.result) + len(kept_out.result) == len(features.result)
+
+
+def test_unit_multipliers_give_back_the_current_constants():
+    lines = texel.scaled_constants(np.ones(7), np.ones(7))
+    assert f"BISHOP_PAIR = {ev.BISHOP_PAIR}" in lines
+    assert f"PASSED_PAWN_EG = {ev.PASSED_PAWN_EG}" in lines
+    assert f"KNIGHT_MOBILITY = {ev.KNIGHT_MOBILITY}" in lines
+    assert f"SHELTER_MISSING = {ev.SHELTER_MISSING}" in lines
