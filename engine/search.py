@@ -57,7 +57,7 @@ from engine.position import (
 from engine.tt import (
     BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, bounded_guess, line_first, line_prepend,
     line_rest, tt_bound_eval, tt_enabled, tt_hit_weight, tt_line_plies, tt_lookup,
-    tt_note_line_move, tt_note_type1, tt_root_line, tt_store_line,
+    tt_note_line_move, tt_note_type1, tt_prefetch, tt_root_line, tt_store_line,
 )
 from engine.types import (
     BISHOP, BLACK, DRAW, GEN_ALL, GEN_NOISY, INFINITE, KNIGHT, MATE, MATE_BOUND,
@@ -285,6 +285,7 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
         if prune_losing and not move_is_promotion(move) and not see_at_least(P, T, move, 0):
             continue  # a capture that loses material cannot raise a quiet position's score
         make_move(P, T, move)
+        tt_prefetch(tt, current_key(P))
         score = -quiesce(P, T, tt, S, -beta, -alpha, ply + 1)
         unmake_move(P)
         if S.ctrl[K_STOP] != 0:
@@ -372,6 +373,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
             if (allow_null and depth >= NULL_MIN_DEPTH and static >= beta
                     and _has_pieces(P, side)):
                 make_null(P, T)
+                tt_prefetch(tt, current_key(P))
                 score = -search(P, T, tt, S, depth - 1 - NULL_REDUCTION - depth // 6, -beta,
                                 -beta + 1, ply + 1, NO, NO)
                 unmake_null(P)
@@ -420,6 +422,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
             unmake_move(P)   # checking moves are never pruned: they may mate
             pruned = True
             continue
+        tt_prefetch(tt, current_key(P))
         if track:
             _pass_line(S, ply, move, line_move, line_next)
         if searched == 0:

@@ -108,7 +108,7 @@ import collections
 import numpy as np
 
 from engine._jit import jit
-from engine.atomic import LOCK_SPINS, try_lock, unlock
+from engine.atomic import LOCK_SPINS, prefetch, try_lock, unlock
 from engine.types import MATE_BOUND, U0
 
 TT = collections.namedtuple("TT", "slots conf stats locks seen lines")
@@ -616,6 +616,18 @@ def _store_locked(tt, base, key, move, score, depth, bound, size, line):
 def tt_enabled(tt):
     """False for the experiments' "no table" baseline: the search neither probes nor stores."""
     return tt.conf[C_ENABLED] != 0
+
+
+@jit
+def tt_prefetch(tt, key):
+    """Start loading the bucket of `key` into the cache. The search calls it right after
+    making a move, so that the memory latency of a large table overlaps the child's first
+    work (its evaluation) instead of stalling its probe. A bucket can straddle two cache
+    lines: both ends are fetched."""
+    if tt_enabled(tt):
+        base = _bucket_base(tt, key)
+        prefetch(tt.slots, base)
+        prefetch(tt.slots, base + tt.conf[C_WAYS] * WORDS - 1)
 
 
 @jit

@@ -5,6 +5,7 @@ import pytest
 
 from engine import tt as T
 from engine._jit import jit
+from engine.atomic import prefetch
 from engine.types import MATE
 
 EXACT, LOWER, UPPER = T.BOUND_EXACT, T.BOUND_LOWER, T.BOUND_UPPER
@@ -293,3 +294,27 @@ def test_distinct_key_set_stops_counting_at_half_full():
         store(tt, key(k), depth=1)
     assert int(tt.stats[T.S_DISTINCT]) == places // 2
     assert int((tt.seen != 0).sum()) == places // 2
+
+
+@jit
+def _prefetch_far(array):
+    from_start = np.int64(0)
+    prefetch(array, from_start)
+    prefetch(array, np.int64(1) << np.int64(40))     # far outside the array: a hint, no fault
+
+
+def test_prefetch_changes_nothing():
+    """tt_prefetch (called after every move the search makes) only warms the cache: a full
+    table, an enabled or a disabled one, reads the same afterwards, and a prefetch outside
+    an array does not fault."""
+    tt = T.new_table(positions=64, scheme=T.TWOBIG1)
+    T.tt_new_search(tt)
+    for k in range(1, 200):
+        store(tt, np.uint64(k * 0x9E3779B97F4A7C15 % 2 ** 64), depth=k % 9, size=k, move=k)
+    for use in ("full", "none"):
+        T.set_table_use(tt, use)
+        before = [np.copy(array) for array in tt]
+        for k in range(1000):
+            T.tt_prefetch(tt, np.uint64(k * 0x2545F4914F6CDD1D % 2 ** 64))
+        assert all(np.array_equal(a, b) for a, b in zip(before, tt))
+    _prefetch_far(tt.slots)
