@@ -1,4 +1,5 @@
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,10 @@ def load_script(name):
     """scripts/<name>.py as a module (the scripts are not a package)."""
     spec = importlib.util.spec_from_file_location(f"{name}_script", ROOT / "scripts" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
+    # Registered before it runs: numba links a cached recursive kernel (bench_node_costs'
+    # walk) through its module in sys.modules; without it the cached code aborts with
+    # "unresolved symbol".
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
