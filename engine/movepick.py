@@ -110,6 +110,15 @@ def _see_value(piece_type):
 
 
 @jit
+def capture_gain(P, move):
+    """The value of what `move` captures (0 for none), in the exchange values."""
+    if move_is_en_passant(move):
+        return _see_value(PAWN)
+    victim = P.board[move_to(move)]
+    return _see_value(piece_type_of(victim)) if victim != EMPTY else 0
+
+
+@jit
 def see_at_least(P, T, move, threshold):
     """Static exchange evaluation: does the capture sequence on the target square, both
     sides always recapturing with their least valuable piece (x-rays included), win at

@@ -49,7 +49,7 @@ from engine.bitboard import popcount
 from engine.codec import move_is_promotion, piece_of
 from engine.eval import evaluate, evaluate_full
 from engine.movegen import generate_moves
-from engine.movepick import ORDER_KILLER, is_capture, pick_next, reward_quiet, score_moves, see_at_least
+from engine.movepick import ORDER_KILLER, capture_gain, is_capture, pick_next, reward_quiet, score_moves, see_at_least
 from engine.position import (
     current_key, in_check, make_move, make_null, repeats_as_draw, repetitions, unmake_move,
     unmake_null,
@@ -111,6 +111,7 @@ IIR_MIN_DEPTH = 4        # internal iterative reduction: position not in the tab
 FUTILITY_MAX_DEPTH = 5
 FUTILITY_MARGIN = 110    # per ply: quiet moves cannot lift static + margin above alpha
 LAZY_MARGIN = 400        # quiescence: positional terms rarely move a score this much
+DELTA_MARGIN = 200       # quiescence: a capture cannot lift stand-pat + victim + this above alpha
 LMP_BASE = 4             # late-move pruning: quiet moves past LMP_BASE + depth^2 are skipped
                          # (two thirds of that when not improving)
 # "Improving": the static evaluation is above that of two plies before (the same side to
@@ -279,11 +280,19 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
         end = generate_moves(P, T, S.moves, start, GEN_NOISY)
     side = P.st[P.meta[0], ST_SIDE]
     prune_losing = not checked and not paper
+    delta_base = best + DELTA_MARGIN
     score_moves(P, S, S.moves, S.scores, start, end, 0, tt_move, ply, side, False)
     for i in range(start, end):
         move = pick_next(S.moves, S.scores, i, end)
-        if prune_losing and not move_is_promotion(move) and not see_at_least(P, T, move, 0):
-            continue  # a capture that loses material cannot raise a quiet position's score
+        if prune_losing and not move_is_promotion(move):
+            # Delta pruning: even winning the victim outright leaves the score at or below
+            # alpha; that optimistic value is what the skipped capture may be worth.
+            hope = delta_base + capture_gain(P, move)
+            if hope <= alpha:
+                best = max(best, hope)
+                continue
+            if not see_at_least(P, T, move, 0):
+                continue  # a capture that loses material cannot raise a quiet position's score
         make_move(P, T, move)
         tt_prefetch(tt, current_key(P))
         score = -quiesce(P, T, tt, S, -beta, -alpha, ply + 1)

@@ -34,3 +34,15 @@ def see(fen, uci, threshold=0):
 ])
 def test_see(fen, uci, threshold, expected):
     assert see(fen, uci, threshold) == expected
+
+
+@pytest.mark.parametrize("fen,uci,gain", [
+    ("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5", 320),     # a knight
+    ("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", "e4d5", 900),     # a queen
+    ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", 100),     # en passant: the square is empty
+    ("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", "e4e5", 0),       # a quiet move
+])
+def test_capture_gain_is_the_victims_exchange_value(fen, uci, gain):
+    from engine.movepick import capture_gain
+    board = Board(fen)
+    assert capture_gain(board.P, np.int64(board.parse_uci(uci))) == gain
