@@ -20,7 +20,7 @@ Profiles (ctrl[K_PROFILE]):
          that of two plies before: "improving"; reverse futility, null move and futility
          read the table's score instead of the static evaluation when its bound makes it
          the better guess), logarithmic late-move reductions, internal iterative
-         reduction, SEE pruning of losing captures in quiescence, killers, mate-distance
+         reduction, SEE and delta pruning of captures in quiescence, killers, mate-distance
          pruning; no TT cut-offs at PV nodes.
   PAPER  the thesis' ALIBABA: material + PST evaluation, PVS + quiescence (captures and
          promotions; every move in check), ordering by refutation (previous PV), TT move,
