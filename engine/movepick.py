@@ -129,11 +129,7 @@ def see_at_least(P, T, move, threshold):
     flag = move_flag(move)
     if flag == FLAG_CASTLE:
         return threshold <= 0
-    victim = P.board[to]
-    gain = _see_value(piece_type_of(victim)) if victim != EMPTY else 0
-    if flag == FLAG_EN_PASSANT:
-        gain = 100
-    swap = gain - threshold
+    swap = capture_gain(P, move) - threshold
     if swap < 0:
         return False
     attacker_type = piece_type_of(P.board[frm])
