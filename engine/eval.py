@@ -8,8 +8,9 @@ it to prove the incremental sums.
 
 `evaluate_full` (PLAY profile) adds, for each side, terms computed from the bitboards:
 mobility, attacks on the enemy king's zone, the pawn shelter in front of the own king,
-isolated and doubled pawns, passed pawns by rank, the bishop pair and rooks on open or
-half-open files. `side_terms` returns them one by one so that the `eval` command and the
+isolated, doubled and pawn-defended pawns, passed pawns by rank, the bishop pair, rooks on
+open or half-open files, and in the end game the kings' race to the square in front of a
+passed pawn and each king's mean distance to the pawns. `side_terms` returns them one by one so that the `eval` command and the
 tests can see each.
 """
 import numpy as np
@@ -97,20 +98,32 @@ KING_ATTACK_MAX = 500
 SHELTER_MISSING = 14            # per file at or beside the king without an own pawn ahead
 ISOLATED_PAWN = (-12, -14)
 DOUBLED_PAWN = (-10, -22)       # per pawn with an own pawn ahead of it on its file
+SUPPORTED_PAWN = (11, 1)        # per pawn defended by an own pawn
 PASSED_PAWN_MG = (0, 2, 5, 10, 20, 35, 55, 0)   # by rank from the pawn owner's side
-PASSED_PAWN_EG = (0, 8, 12, 25, 45, 75, 110, 0)
+PASSED_PAWN_EG = (0, 4, 6, 12, 22, 38, 55, 0)  # halved: the passer race below shares its role
 BISHOP_PAIR = (30, 55)
 ROOK_OPEN_FILE = (28, 10)
 ROOK_HALF_OPEN_FILE = (12, 6)
+# Passer race (end game only): for a passed pawn on its 4th rank or beyond, the square in
+# front of it (where it must go next) scores the enemy king's distance to it times
+# PASSER_KING_THEM minus the own king's times PASSER_KING_US (distances capped at 5), plus
+# PASSER_FREE when nothing stands on its way to the last rank; all times the rank's weight.
+PASSER_RACE_WEIGHT = (0, 0, 0, 1, 2, 4, 6, 0)   # by rank from the pawn owner's side
+PASSER_KING_THEM = 5
+PASSER_KING_US = 2
+PASSER_FREE = 5
+# King activity (end game only): minus this times the king's mean distance to every pawn
+# on the board (the pawns are what an end game's kings fight over).
+KING_PAWN_DISTANCE = 22
 # side_terms returns one (mg, eg) pair per name, flattened: mg at 2k, eg at 2k + 1.
 TERM_NAMES = ("mobility", "king attack", "king shelter", "pawn structure", "passed pawns",
-              "bishop pair", "rook files")
+              "bishop pair", "rook files", "passer race", "king activity")
 N_TERM_VALUES = 2 * len(TERM_NAMES)
 # Compile-time switches, one per TERM_NAMES entry, all on. numba freezes a global tuple into
 # the kernel as a constant, so a term switched off is compiled out, not skipped at run time.
 # scripts/bench_eval_terms.py compiles copies of the engine with one term off to measure
 # what each term costs in nodes per second.
-TERMS_ON = (True, True, True, True, True, True, True)
+TERMS_ON = (True, True, True, True, True, True, True, True, True)
 
 
 def fill_eval_masks(u):
@@ -150,6 +163,18 @@ def pawn_attack_set(pawns, colour):
 
 
 @jit
+def _king_distance_uncapped(a, b):
+    """Moves a king needs from square a to square b."""
+    return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
+
+
+@jit
+def _king_distance(a, b):
+    """Moves a king needs from square a to square b, at most 5 (farther is as good as lost)."""
+    return min(_king_distance_uncapped(a, b), 5)
+
+
+@jit
 def side_terms(P, T, us):
     """The positional terms of side `us`, from us's point of view: the (mg, eg) pair of
     each of TERM_NAMES in turn, as one flat tuple of N_TERM_VALUES ints."""
@@ -169,7 +194,8 @@ def side_terms(P, T, us):
     rook_eg = 0
     attackers = 0
     units = 0
-    mobility_on, king_attack_on, shelter_on, structure_on, passed_on, pair_on, rook_on = TERMS_ON
+    (mobility_on, king_attack_on, shelter_on, structure_on, passed_on, pair_on, rook_on, race_on,
+     activity_on) = TERMS_ON
     attacks_on = mobility_on or king_attack_on
     for kind in range(KNIGHT, KING):
         if not (attacks_on or (rook_on and kind == ROOK)):
@@ -214,10 +240,10 @@ def side_terms(P, T, us):
     if king_attack_on and attackers >= 2 and bb[base + QUEEN] != U0:
         king_attack = min(units * units // KING_ATTACK_DIVISOR, KING_ATTACK_MAX)
 
+    own_king = lsb(bb[base + KING])
     # Shelter: each of the king's file and its neighbours wants an own pawn ahead of the king.
     shelter = 0
     if shelter_on:
-        own_king = lsb(bb[base + KING])
         ahead_of_king = T.u[U_PASSED_SPAN + us * 64 + own_king]
         king_file = own_king & 7
         missing = 0
@@ -230,7 +256,8 @@ def side_terms(P, T, us):
     pawn_eg = 0
     passed_mg = 0
     passed_eg = 0
-    pawns = own_pawns if structure_on or passed_on else U0
+    race_eg = 0
+    pawns = own_pawns if structure_on or passed_on or race_on else U0
     while pawns:
         sq = lsb(pawns)
         pawns &= pawns - U1
@@ -243,10 +270,34 @@ def side_terms(P, T, us):
                 pawn_mg += DOUBLED_PAWN[0]
                 pawn_eg += DOUBLED_PAWN[1]
         # A doubled pawn is not counted as passed: the one in front of it may be.
-        if passed_on and not doubled and their_pawns & T.u[U_PASSED_SPAN + us * 64 + sq] == U0:
+        if not doubled and their_pawns & T.u[U_PASSED_SPAN + us * 64 + sq] == U0:
             rank = sq >> 3 if us == WHITE else 7 - (sq >> 3)
-            passed_mg += PASSED_PAWN_MG[rank]
-            passed_eg += PASSED_PAWN_EG[rank]
+            if passed_on:
+                passed_mg += PASSED_PAWN_MG[rank]
+                passed_eg += PASSED_PAWN_EG[rank]
+            weight = PASSER_RACE_WEIGHT[rank]
+            if race_on and weight:
+                block = sq + 8 if us == WHITE else sq - 8
+                race_eg += weight * (PASSER_KING_THEM * _king_distance(their_king, block)
+                                     - PASSER_KING_US * _king_distance(own_king, block))
+                if occ & T.u[U_FRONT_SPAN + us * 64 + sq] == U0:
+                    race_eg += weight * PASSER_FREE
+
+    if structure_on:
+        supported = popcount(own_pawns & pawn_attack_set(own_pawns, us))
+        pawn_mg += SUPPORTED_PAWN[0] * supported
+        pawn_eg += SUPPORTED_PAWN[1] * supported
+
+    activity_eg = 0
+    if activity_on:
+        all_pawns = own_pawns | their_pawns
+        count = popcount(all_pawns)
+        if count:
+            total = 0
+            while all_pawns:
+                total += _king_distance_uncapped(own_king, lsb(all_pawns))
+                all_pawns &= all_pawns - U1
+            activity_eg = -(KING_PAWN_DISTANCE * total // count)
 
     pair_mg = 0
     pair_eg = 0
@@ -254,7 +305,7 @@ def side_terms(P, T, us):
         pair_mg = BISHOP_PAIR[0]
         pair_eg = BISHOP_PAIR[1]
     return (mob_mg, mob_eg, king_attack, 0, shelter, 0, pawn_mg, pawn_eg, passed_mg, passed_eg,
-            pair_mg, pair_eg, rook_mg, rook_eg)
+            pair_mg, pair_eg, rook_mg, rook_eg, 0, race_eg, 0, activity_eg)
 
 
 @jit

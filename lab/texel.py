@@ -1,7 +1,7 @@
 """Texel tuning of the play evaluation's positional terms, on positions from played games
 labelled by the game's result.
 
-The evaluation (engine.eval) is material + piece-square values plus seven positional terms,
+The evaluation (engine.eval) is material + piece-square values plus nine positional terms,
 each an (mg, eg) pair per side, tapered by the game phase. Scaling one term's middle-game
 or end-game part by a multiplier keeps the evaluation linear in the multipliers:
 
@@ -164,13 +164,46 @@ def fit_multipliers(features: Features, k: float, bounds=(0.0, 3.0)) -> Fit:
                error_after=mean_error(features, a, b, k))
 
 
-def split_by_game(features: Features, held_out: float, seed: int = 0):
-    """(fitting, held-out) features, whole games on one side."""
+def held_out_mask(features: Features, held_out: float, seed: int = 0) -> np.ndarray:
+    """True for the positions of a random share `held_out` of the games."""
     games = np.unique(features.game)
     rng = np.random.default_rng(seed)
     chosen = rng.choice(games, size=int(round(len(games) * held_out)), replace=False)
-    mask = np.isin(features.game, chosen)
+    return np.isin(features.game, chosen)
+
+
+def split_by_game(features: Features, held_out: float, seed: int = 0):
+    """(fitting, held-out) features, whole games on one side."""
+    mask = held_out_mask(features, held_out, seed)
     return subset(features, ~mask), subset(features, mask)
+
+
+def with_new_term(features: Features, x: np.ndarray, w_mg: float, w_eg: float) -> np.ndarray:
+    """The evaluation (multipliers 1) plus a candidate term: feature x (white minus black,
+    one value per position) weighted w_mg in the middle game and w_eg in the end game."""
+    ones = np.ones(features.dmg.shape[1])
+    mg_weight = features.phase / TOTAL_PHASE
+    return evaluate(features, ones, ones) + x * (w_mg * mg_weight + w_eg * (1.0 - mg_weight))
+
+
+def fit_new_term(features: Features, x: np.ndarray, k: float) -> tuple:
+    """The (mg, eg) weights of a candidate term that minimise the error with everything
+    else as it is (K held); L-BFGS-B with the exact gradient."""
+    from scipy.optimize import minimize
+
+    mg_weight = features.phase / TOTAL_PHASE
+    slope = k * np.log(10.0) / 400.0
+
+    def error_and_gradient(w):
+        p = win_probability(with_new_term(features, x, w[0], w[1]), k)
+        residual = features.result - p
+        d_eval = -2.0 * residual * p * (1.0 - p) * slope * x / len(p)
+        return (float(np.mean(residual ** 2)),
+                np.array([np.sum(d_eval * mg_weight), np.sum(d_eval * (1.0 - mg_weight))]))
+
+    solution = minimize(error_and_gradient, np.zeros(2), jac=True, method="L-BFGS-B",
+                        options={"ftol": 1e-15, "gtol": 1e-12})
+    return float(solution.x[0]), float(solution.x[1])
 
 
 def scaled_constants(a: Sequence[float], b: Sequence[float]) -> List[str]:
@@ -202,9 +235,13 @@ def scaled_constants(a: Sequence[float], b: Sequence[float]) -> List[str]:
     lines.append(f"SHELTER_MISSING = {round(ev.SHELTER_MISSING * ma['king shelter'])}")
     lines.append(f"ISOLATED_PAWN = {pair(ev.ISOLATED_PAWN, 'pawn structure')}")
     lines.append(f"DOUBLED_PAWN = {pair(ev.DOUBLED_PAWN, 'pawn structure')}")
+    lines.append(f"SUPPORTED_PAWN = {pair(ev.SUPPORTED_PAWN, 'pawn structure')}")
     lines.append(f"PASSED_PAWN_MG = {table(ev.PASSED_PAWN_MG, ma['passed pawns'])}")
     lines.append(f"PASSED_PAWN_EG = {table(ev.PASSED_PAWN_EG, mb['passed pawns'])}")
     lines.append(f"BISHOP_PAIR = {pair(ev.BISHOP_PAIR, 'bishop pair')}")
     lines.append(f"ROOK_OPEN_FILE = {pair(ev.ROOK_OPEN_FILE, 'rook files')}")
     lines.append(f"ROOK_HALF_OPEN_FILE = {pair(ev.ROOK_HALF_OPEN_FILE, 'rook files')}")
+    lines.append(f"PASSER_RACE_WEIGHT = {table(ev.PASSER_RACE_WEIGHT, mb['passer race'])}  "
+                 f"# end game only; or scale PASSER_KING_THEM, PASSER_KING_US and PASSER_FREE")
+    lines.append(f"KING_PAWN_DISTANCE = {round(ev.KING_PAWN_DISTANCE * mb['king activity'])}")
     return lines

@@ -76,6 +76,7 @@ def reference_terms(board: chess.Board, us: chess.Color) -> list:
 
     pawn = [0, 0]
     passed = [0, 0]
+    race = 0
     for sq in own_pawns:
         f = chess.square_file(sq)
         if not any(chess.square_file(p) in (f - 1, f + 1) for p in own_pawns):
@@ -88,9 +89,25 @@ def reference_terms(board: chess.Board, us: chess.Color) -> list:
             rank = chess.square_rank(sq) if us == chess.WHITE else 7 - chess.square_rank(sq)
             passed[0] += ev.PASSED_PAWN_MG[rank]
             passed[1] += ev.PASSED_PAWN_EG[rank]
+            weight = ev.PASSER_RACE_WEIGHT[rank]
+            if weight:
+                step = sq + 8 if us == chess.WHITE else sq - 8
+                race += weight * (ev.PASSER_KING_THEM * min(chess.square_distance(their_king, step), 5)
+                                  - ev.PASSER_KING_US * min(chess.square_distance(own_king, step), 5))
+                if not any(board.piece_at(s) for s in _ahead(sq, us, [f])):
+                    race += weight * ev.PASSER_FREE
+    for sq in own_pawns:
+        if board.attackers(us, sq) & own_pawns:
+            pawn[0] += ev.SUPPORTED_PAWN[0]
+            pawn[1] += ev.SUPPORTED_PAWN[1]
+    every_pawn = own_pawns | their_pawns
+    activity = 0
+    if every_pawn:
+        total = sum(chess.square_distance(own_king, sq) for sq in every_pawn)
+        activity = -(ev.KING_PAWN_DISTANCE * total // len(every_pawn))
     pair = ev.BISHOP_PAIR if len(board.pieces(chess.BISHOP, us)) >= 2 else (0, 0)
     return [mob[0], mob[1], king_attack, 0, -ev.SHELTER_MISSING * missing, 0, pawn[0], pawn[1],
-            passed[0], passed[1], pair[0], pair[1], rook[0], rook[1]]
+            passed[0], passed[1], pair[0], pair[1], rook[0], rook[1], 0, race, 0, activity]
 
 
 EVAL_FENS = [
@@ -176,6 +193,12 @@ def test_terms_see_what_they_name():
     doubled = terms("4k3/8/8/8/8/1P6/1P6/4K3 w - - 0 1", 0)
     assert doubled["pawn structure"] == (ev.DOUBLED_PAWN[0] + 2 * ev.ISOLATED_PAWN[0],
                                          ev.DOUBLED_PAWN[1] + 2 * ev.ISOLATED_PAWN[1])
+    chain = terms("4k3/8/8/8/3P4/2P5/1P6/4K3 w - - 0 1", 0)   # b2-c3-d4: c3 and d4 defended
+    assert chain["pawn structure"] == (2 * ev.SUPPORTED_PAWN[0], 2 * ev.SUPPORTED_PAWN[1])
+    # King activity: white's king on e1 is 3 moves from b4 and 3 from h4; black's on e8, 4 and 4.
+    kings = "4k3/8/8/8/1p5P/8/8/4K3 w - - 0 1"
+    assert terms(kings, 0)["king activity"] == (0, -3 * ev.KING_PAWN_DISTANCE)
+    assert terms(kings, 1)["king activity"] == (0, -4 * ev.KING_PAWN_DISTANCE)
     pair = terms("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", 0)
     assert pair["bishop pair"] == ev.BISHOP_PAIR
     rooks = terms("4k3/p7/8/8/8/8/1P6/R3K2R w - - 0 1", 0)   # a: half-open, h: open
@@ -189,3 +212,15 @@ def test_terms_see_what_they_name():
     assert attack["king attack"][0] == 0          # only the queen hits the zone
     attack = terms("6k1/5p1p/6pQ/6N1/8/8/5PPP/6K1 w - - 0 1", 0)
     assert attack["king attack"][0] > 0           # queen and knight
+    # Passer race: a b5 pawn (its 5th rank) steps to b6; black's king on h8 is 6 (capped at
+    # 5) moves from b6, white's on e1 is 5; nothing stands on b6-b8.
+    w = ev.PASSER_RACE_WEIGHT[4]
+    race = terms("7k/8/8/1P6/8/8/8/4K3 w - - 0 1", 0)
+    assert race["passer race"] == (0, w * (5 * ev.PASSER_KING_THEM - 5 * ev.PASSER_KING_US
+                                           + ev.PASSER_FREE))
+    near = terms("7k/8/8/1PK5/8/8/8/8 w - - 0 1", 0)    # own king c5, one move from b6
+    assert near["passer race"] == (0, w * (5 * ev.PASSER_KING_THEM - 1 * ev.PASSER_KING_US
+                                           + ev.PASSER_FREE))
+    stopped = terms("1k6/8/8/1PK5/8/8/8/8 w - - 0 1", 0)   # black's king on b8 blocks the path
+    assert stopped["passer race"] == (0, w * (2 * ev.PASSER_KING_THEM - 1 * ev.PASSER_KING_US))
+    assert terms("7k/8/8/8/8/1P6/8/4K3 w - - 0 1", 0)["passer race"] == (0, 0)   # 3rd rank: weight 0

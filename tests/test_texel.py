@@ -108,8 +108,37 @@ def test_split_keeps_whole_games_apart():
 
 
 def test_unit_multipliers_give_back_the_current_constants():
-    lines = texel.scaled_constants(np.ones(7), np.ones(7))
+    ones = np.ones(len(ev.TERM_NAMES))
+    lines = texel.scaled_constants(ones, ones)
     assert f"BISHOP_PAIR = {ev.BISHOP_PAIR}" in lines
     assert f"PASSED_PAWN_EG = {ev.PASSED_PAWN_EG}" in lines
     assert f"KNIGHT_MOBILITY = {ev.KNIGHT_MOBILITY}" in lines
     assert f"SHELTER_MISSING = {ev.SHELTER_MISSING}" in lines
+    assert any(line.startswith(f"PASSER_RACE_WEIGHT = {ev.PASSER_RACE_WEIGHT}") for line in lines)
+    assert f"SUPPORTED_PAWN = {ev.SUPPORTED_PAWN}" in lines
+    assert f"KING_PAWN_DISTANCE = {ev.KING_PAWN_DISTANCE}" in lines
+
+
+def test_a_new_terms_weights_are_recovered():
+    """Results generated with a hidden extra term (mg 25, eg -10 per unit): the screening
+    fit finds those weights, and a feature of pure noise gets weights near 0."""
+    rng = np.random.default_rng(3)
+    features = synthetic(rng, terms=len(ev.TERM_NAMES))
+    hidden = rng.normal(0, 2, len(features.result))
+    k = 1.0
+    labelled = features._replace(
+        result=texel.win_probability(texel.with_new_term(features, hidden, 25.0, -10.0), k))
+    w_mg, w_eg = texel.fit_new_term(labelled, hidden, k)
+    assert w_mg == pytest.approx(25.0, abs=0.1)
+    assert w_eg == pytest.approx(-10.0, abs=0.1)
+    noise = rng.normal(0, 2, len(features.result))
+    w_mg, w_eg = texel.fit_new_term(labelled, noise, k)
+    assert abs(w_mg) < 1.0 and abs(w_eg) < 1.0
+
+
+def test_held_out_mask_matches_the_split():
+    features = synthetic(np.random.default_rng(4))
+    mask = texel.held_out_mask(features, 0.25, seed=5)
+    fitting, kept_out = texel.split_by_game(features, 0.25, seed=5)
+    assert np.array_equal(kept_out.game, features.game[mask])
+    assert np.array_equal(fitting.game, features.game[~mask])
