@@ -40,6 +40,30 @@ class Features(NamedTuple):
     game: np.ndarray          # index of the game each position comes from
 
 
+def default_pgns(root) -> list:
+    """The self-play matches of the repository at `root` (docs/gauntlet/sprt_*.pgn)."""
+    from pathlib import Path
+    return sorted((Path(root) / "docs" / "gauntlet").glob("sprt_*.pgn"))
+
+
+def game_set_options(command):
+    """The command-line options that choose the positions and the split (click), shared by
+    scripts/texel_tune.py and scripts/texel_screen.py."""
+    import click
+
+    options = [
+        click.option("--pgn", "pgns", multiple=True, type=click.Path(exists=True, dir_okay=False),
+                     help="PGN file of games (repeatable); default: docs/gauntlet/sprt_*.pgn"),
+        click.option("--skip-plies", default=16, show_default=True, help="opening plies left out"),
+        click.option("--held-out", default=0.2, show_default=True,
+                     help="share of games kept out of the fit"),
+        click.option("--seed", default=0, show_default=True, help="seed of the game split"),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 def quiet_positions(pgn_paths: Iterable, skip_plies: int = 16):
     """Yield (game index, python-chess board, result for white) for the positions described
     in the module docstring, from every decided or drawn game of the PGN files."""

@@ -135,16 +135,12 @@ def candidate_features(boards) -> np.ndarray:
 
 
 @click.command()
-@click.option("--pgn", "pgns", multiple=True, type=click.Path(exists=True, dir_okay=False),
-              help="PGN file of games (repeatable); default: docs/gauntlet/sprt_*.pgn")
-@click.option("--skip-plies", default=16, show_default=True, help="opening plies left out")
-@click.option("--held-out", default=0.2, show_default=True, help="share of games kept out of the fit")
-@click.option("--seed", default=0, show_default=True, help="seed of the game split")
+@texel.game_set_options
 @click.option("--limit", default=0, help="use only the first N positions (0: all)")
 def main(pgns, skip_plies, held_out, seed, limit):
     from engine import eval as ev
 
-    paths = [Path(p) for p in pgns] or sorted((ROOT / "docs" / "gauntlet").glob("sprt_*.pgn"))
+    paths = [Path(p) for p in pgns] or texel.default_pgns(ROOT)
     start = time.perf_counter()
     samples = list(texel.quiet_positions(paths, skip_plies))
     if limit:

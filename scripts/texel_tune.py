@@ -26,20 +26,12 @@ sys.path.insert(0, str(ROOT))
 from lab import texel  # noqa: E402
 
 
-def default_pgns():
-    return sorted((ROOT / "docs" / "gauntlet").glob("sprt_*.pgn"))
-
-
 @click.command()
-@click.option("--pgn", "pgns", multiple=True, type=click.Path(exists=True, dir_okay=False),
-              help="PGN file of games (repeatable); default: docs/gauntlet/sprt_*.pgn")
-@click.option("--skip-plies", default=16, show_default=True, help="opening plies left out")
-@click.option("--held-out", default=0.2, show_default=True, help="share of games kept out of the fit")
-@click.option("--seed", default=0, show_default=True, help="seed of the game split")
+@texel.game_set_options
 def main(pgns, skip_plies, held_out, seed):
     from engine import eval as ev
 
-    paths = [Path(p) for p in pgns] or default_pgns()
+    paths = [Path(p) for p in pgns] or texel.default_pgns(ROOT)
     start = time.perf_counter()
     features = texel.extract(texel.quiet_positions(paths, skip_plies))
     games = len(np.unique(features.game))

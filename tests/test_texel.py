@@ -142,3 +142,21 @@ def test_held_out_mask_matches_the_split():
     fitting, kept_out = texel.split_by_game(features, 0.25, seed=5)
     assert np.array_equal(kept_out.game, features.game[mask])
     assert np.array_equal(fitting.game, features.game[~mask])
+
+
+def test_screen_candidates_count_what_they_name():
+    """scripts/texel_screen.py's features, white minus black, on hand-checked positions."""
+    import chess
+    from tests.conftest import load_script
+
+    screen = load_script("texel_screen")
+    names = list(screen.CANDIDATES)
+    # White: pawns b2, c3 (c3 defended by b2), knight e5 on an outpost (d4 defends it, no
+    # black pawn on d or f ahead), rook a7 on the seventh; black: pawn h7, white to move.
+    board = chess.Board("4k3/R6p/8/4N3/3P4/2P5/1P6/4K3 w - - 0 1")
+    row = dict(zip(names, screen.candidate_features([board])[0]))
+    assert row["tempo (side to move)"] == 1
+    assert row["rook on the seventh rank"] == 1
+    assert row["knight outpost"] == 1
+    assert row["pawn defended by a pawn"] == 2      # c3 by b2, d4 by c3
+    assert row["hanging piece"] == 1                # h7: the rook attacks it, nothing defends
