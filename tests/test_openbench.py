@@ -4,6 +4,8 @@ last line up for "<n> nodes" / "nodes <n>" and "<n> nps" / "nps <n>", ignoring p
 import re
 import subprocess
 
+import pytest
+
 from tests.uci_pipe import ROOT
 
 
@@ -26,6 +28,10 @@ def test_reader_takes_the_total_not_a_position_line():
     assert openbench_read(text) == (900, 45)
 
 
+# A cold build (venv, install, every kernel compiled) and a bench: on a loaded machine this
+# outlasts the suite's 600 s hang guard, so the guard is widened to cover the three steps'
+# own subprocess limits (1800 + 600 + 600 s).
+@pytest.mark.timeout(3000)
 def test_make_exe_builds_an_engine_openbench_can_bench(tmp_path):
     exe = tmp_path / "TwoBig-ob"
     build = subprocess.run(["make", "-C", str(ROOT), f"EXE={exe}", f"EXE_ROOT={tmp_path / 'engines'}"],
