@@ -21,7 +21,7 @@ from engine.bitboard import lsb, popcount
 from engine.types import (
     BISHOP, EMPTY, FILE_A, FILE_H, I_PHASE, I_PST_EG, I_PST_MG, KING, KNIGHT, OCC, PAWN, QUEEN,
     ROOK, ST_EG, ST_MG, ST_PHASE, ST_SIDE, U0, U1, U_ADJACENT_FILES, U_FILE, U_FRONT_SPAN,
-    U_PASSED_SPAN, WHITE,
+    U_KING_BOX, U_PASSED_SPAN, WHITE,
 )
 
 TOTAL_PHASE = 24
@@ -127,7 +127,7 @@ TERMS_ON = (True, True, True, True, True, True, True, True, True)
 
 
 def fill_eval_masks(u):
-    """Write the file, adjacent-file, front-span and passed-span masks (layout in
+    """Write the file, adjacent-file, front-span, passed-span and king-box masks (layout in
     engine.types) into the flat uint64 table array."""
     one = np.uint64(1)
     for f in range(8):
@@ -152,6 +152,13 @@ def fill_eval_masks(u):
                             front |= bit
             u[U_FRONT_SPAN + colour * 64 + sq] = front
             u[U_PASSED_SPAN + colour * 64 + sq] = passed
+    for d in range(7):
+        for sq in range(64):
+            box = np.uint64(0)
+            for other in range(64):
+                if max(abs(other % 8 - sq % 8), abs(other // 8 - sq // 8)) <= d:
+                    box |= one << np.uint64(other)
+            u[U_KING_BOX + d * 64 + sq] = box
 
 
 @jit
@@ -178,6 +185,13 @@ def _king_distance(a, b):
 def side_terms(P, T, us):
     """The positional terms of side `us`, from us's point of view: the (mg, eg) pair of
     each of TERM_NAMES in turn, as one flat tuple of N_TERM_VALUES ints."""
+    return _side_terms(P, T, us, True)
+
+
+@jit
+def _side_terms(P, T, us, end_game):
+    """side_terms; with `end_game` False the terms that score only in the end game (passer
+    race, king activity) are left at 0: the taper gives them no weight at the full phase."""
     bb = P.bb
     them = 1 - us
     base = us * 6
@@ -196,6 +210,8 @@ def side_terms(P, T, us):
     units = 0
     (mobility_on, king_attack_on, shelter_on, structure_on, passed_on, pair_on, rook_on, race_on,
      activity_on) = TERMS_ON
+    race_on = race_on and end_game
+    activity_on = activity_on and end_game
     attacks_on = mobility_on or king_attack_on
     for kind in range(KNIGHT, KING):
         if not (attacks_on or (rook_on and kind == ROOK)):
@@ -293,10 +309,14 @@ def side_terms(P, T, us):
         all_pawns = own_pawns | their_pawns
         count = popcount(all_pawns)
         if count:
+            # The sum of the king's distances to the pawns: a pawn d moves away lies outside
+            # the boxes of radius 0 .. d - 1 around the king, so it is counted d times.
             total = 0
-            while all_pawns:
-                total += _king_distance_uncapped(own_king, lsb(all_pawns))
-                all_pawns &= all_pawns - U1
+            for d in range(7):
+                outside = count - popcount(all_pawns & T.u[U_KING_BOX + d * 64 + own_king])
+                if outside == 0:
+                    break
+                total += outside
             activity_eg = -(KING_PAWN_DISTANCE * total // count)
 
     pair_mg = 0
@@ -312,9 +332,10 @@ def side_terms(P, T, us):
 def evaluate_full_white(P, T):
     """PLAY-profile evaluation from white's point of view: material and PST plus the
     positional terms of both sides, tapered."""
-    w = side_terms(P, T, 0)
-    b = side_terms(P, T, 1)
     row = P.meta[0]
+    end_game = P.st[row, ST_PHASE] < TOTAL_PHASE
+    w = _side_terms(P, T, 0, end_game)
+    b = _side_terms(P, T, 1, end_game)
     mg = P.st[row, ST_MG]
     eg = P.st[row, ST_EG]
     for t in range(0, N_TERM_VALUES, 2):

@@ -119,6 +119,7 @@ DRAW = 0
 #   U_ADJACENT_FILES 8  the files either side of each file
 #   U_FRONT_SPAN   128  [colour * 64 + sq] own file, squares ahead of sq (colour's view)
 #   U_PASSED_SPAN  128  [colour * 64 + sq] own and adjacent files, squares ahead of sq
+#   U_KING_BOX     448  [d * 64 + sq], d = 0..6: the squares a king reaches from sq in d moves or fewer
 # ---------------------------------------------------------------------------------------
 U_KNIGHT = 0
 U_KING = 64
@@ -145,7 +146,8 @@ U_FILE = U_BISHOP_ATTACKS + BISHOP_ATTACKS_SIZE
 U_ADJACENT_FILES = U_FILE + 8
 U_FRONT_SPAN = U_ADJACENT_FILES + 8
 U_PASSED_SPAN = U_FRONT_SPAN + 128
-U_SIZE = U_PASSED_SPAN + 128
+U_KING_BOX = U_PASSED_SPAN + 128
+U_SIZE = U_KING_BOX + 7 * 64
 
 I_PST_MG = 0
 I_PST_EG = 768

@@ -167,8 +167,8 @@ def test_full_evaluation_is_colour_symmetric(fen):
     assert ev.side_terms(board.P, board.T, np.int64(0)) == ev.side_terms(mirror.P, mirror.T, np.int64(1))
 
 
-def test_full_evaluation_is_pst_plus_terms():
-    board = Board(EVAL_FENS[4])
+def _pst_plus_terms(board: Board) -> int:
+    """The full evaluation rebuilt from scratch sums and both sides' complete terms."""
     white = ev.side_terms(board.P, board.T, np.int64(0))
     black = ev.side_terms(board.P, board.T, np.int64(1))
     mg, eg, phase = (int(x) for x in ev.scratch_sums(board.P, board.T))
@@ -176,8 +176,30 @@ def test_full_evaluation_is_pst_plus_terms():
     eg += sum(white[1::2]) - sum(black[1::2])
     phase = min(phase, 24)
     blend = mg * phase + eg * (24 - phase)
-    assert ev.evaluate_full_white(board.P, board.T) == int(blend / 24)
+    return int(blend / 24)
+
+
+def test_full_evaluation_is_pst_plus_terms():
+    """Also where the evaluation leaves out the end-game-only terms (at the full phase)."""
+    board = Board(EVAL_FENS[4])
+    assert ev.evaluate_full_white(board.P, board.T) == _pst_plus_terms(board)
     assert ev.evaluate_full_white(board.P, board.T) != ev.evaluate_white(board.P)
+    phases = set()
+    for fen in EVAL_FENS + sorted({case.fen for case in load_perft_suites()}):
+        board = Board(fen)
+        phases.add(min(int(ev.scratch_sums(board.P, board.T)[2]), 24))
+        assert ev.evaluate_full_white(board.P, board.T) == _pst_plus_terms(board), fen
+    assert {0, 24} <= phases and len(phases) > 10
+
+
+def test_king_boxes_hold_the_squares_within_reach():
+    """U_KING_BOX[d][sq] (king activity's distance sum) against python-chess's distance."""
+    table = Board().T.u
+    for d in range(7):
+        for sq in range(64):
+            box = int(table[ev.U_KING_BOX + d * 64 + sq])
+            assert box == int(chess.SquareSet(s for s in chess.SQUARES
+                                              if chess.square_distance(s, sq) <= d)), (d, sq)
 
 
 def test_terms_see_what_they_name():
