@@ -20,7 +20,7 @@ from engine.attacks import bishop_attacks, king_attacks, knight_attacks, rook_at
 from engine.bitboard import lsb, popcount
 from engine.types import (
     BISHOP, EMPTY, FILE_A, FILE_H, I_PHASE, I_PST_EG, I_PST_MG, KING, KNIGHT, OCC, PAWN, QUEEN,
-    ROOK, ST_EG, ST_MG, ST_PHASE, ST_SIDE, U0, U1, U_ADJACENT_FILES, U_FILE, U_FRONT_SPAN,
+    ROOK, ST_EG, ST_MG, ST_PHASE, ST_SIDE, U0, U1, U_FILE, U_FRONT_SPAN,
     U_KING_BOX, U_PASSED_SPAN, WHITE,
 )
 
@@ -127,17 +127,11 @@ TERMS_ON = (True, True, True, True, True, True, True, True, True)
 
 
 def fill_eval_masks(u):
-    """Write the file, adjacent-file, front-span, passed-span and king-box masks (layout in
+    """Write the file, front-span, passed-span and king-box masks (layout in
     engine.types) into the flat uint64 table array."""
     one = np.uint64(1)
     for f in range(8):
         u[U_FILE + f] = np.uint64(0x0101010101010101) << np.uint64(f)
-    for f in range(8):
-        adjacent = np.uint64(0)
-        for g in (f - 1, f + 1):
-            if 0 <= g < 8:
-                adjacent |= u[U_FILE + g]
-        u[U_ADJACENT_FILES + f] = adjacent
     for colour in (0, 1):
         for sq in range(64):
             f, r = sq % 8, sq // 8
@@ -167,6 +161,32 @@ def pawn_attack_set(pawns, colour):
     if colour == WHITE:
         return ((pawns & ~FILE_A) << np.uint64(7)) | ((pawns & ~FILE_H) << np.uint64(9))
     return ((pawns & ~FILE_A) >> np.uint64(9)) | ((pawns & ~FILE_H) >> np.uint64(7))
+
+
+@jit
+def _fill_ahead(squares, colour):
+    """The squares and every square ahead of them on their files, from colour's side."""
+    if colour == WHITE:
+        squares |= squares << np.uint64(8)
+        squares |= squares << np.uint64(16)
+        squares |= squares << np.uint64(32)
+    else:
+        squares |= squares >> np.uint64(8)
+        squares |= squares >> np.uint64(16)
+        squares |= squares >> np.uint64(32)
+    return squares
+
+
+@jit
+def _step(squares, colour):
+    """The squares one rank ahead, from colour's side."""
+    return squares << np.uint64(8) if colour == WHITE else squares >> np.uint64(8)
+
+
+@jit
+def _beside(squares):
+    """The squares next to them on the same rank, on the files either side."""
+    return ((squares & ~FILE_A) >> np.uint64(1)) | ((squares & ~FILE_H) << np.uint64(1))
 
 
 @jit
@@ -268,41 +288,43 @@ def _side_terms(P, T, us, end_game):
                 missing += 1
         shelter = -SHELTER_MISSING * missing
 
+    # Pawn structure, set-wise (one bitboard per kind of pawn, no loop over the pawns):
+    # isolated: no own pawn on the files beside it; doubled: an own pawn ahead of it on its
+    # file; supported: defended by an own pawn.
     pawn_mg = 0
     pawn_eg = 0
+    own_files = _fill_ahead(own_pawns, us) | _fill_ahead(own_pawns, them)
+    isolated = own_pawns & ~_beside(own_files)
+    doubled = own_pawns & _fill_ahead(_step(own_pawns, them), them)
+    if structure_on:
+        counts = (popcount(isolated), popcount(doubled),
+                  popcount(own_pawns & pawn_attack_set(own_pawns, us)))
+        pawn_mg = (ISOLATED_PAWN[0] * counts[0] + DOUBLED_PAWN[0] * counts[1]
+                   + SUPPORTED_PAWN[0] * counts[2])
+        pawn_eg = (ISOLATED_PAWN[1] * counts[0] + DOUBLED_PAWN[1] * counts[1]
+                   + SUPPORTED_PAWN[1] * counts[2])
+
+    # Passed: no enemy pawn ahead of it on its file or beside it. A doubled pawn is not
+    # counted as passed: the one in front of it may be.
     passed_mg = 0
     passed_eg = 0
     race_eg = 0
-    pawns = own_pawns if structure_on or passed_on or race_on else U0
-    while pawns:
-        sq = lsb(pawns)
-        pawns &= pawns - U1
-        doubled = own_pawns & T.u[U_FRONT_SPAN + us * 64 + sq] != U0
-        if structure_on:
-            if own_pawns & T.u[U_ADJACENT_FILES + (sq & 7)] == U0:
-                pawn_mg += ISOLATED_PAWN[0]
-                pawn_eg += ISOLATED_PAWN[1]
-            if doubled:
-                pawn_mg += DOUBLED_PAWN[0]
-                pawn_eg += DOUBLED_PAWN[1]
-        # A doubled pawn is not counted as passed: the one in front of it may be.
-        if not doubled and their_pawns & T.u[U_PASSED_SPAN + us * 64 + sq] == U0:
-            rank = sq >> 3 if us == WHITE else 7 - (sq >> 3)
-            if passed_on:
-                passed_mg += PASSED_PAWN_MG[rank]
-                passed_eg += PASSED_PAWN_EG[rank]
-            weight = PASSER_RACE_WEIGHT[rank]
-            if race_on and weight:
-                block = sq + 8 if us == WHITE else sq - 8
-                race_eg += weight * (PASSER_KING_THEM * _king_distance(their_king, block)
-                                     - PASSER_KING_US * _king_distance(own_king, block))
-                if occ & T.u[U_FRONT_SPAN + us * 64 + sq] == U0:
-                    race_eg += weight * PASSER_FREE
-
-    if structure_on:
-        supported = popcount(own_pawns & pawn_attack_set(own_pawns, us))
-        pawn_mg += SUPPORTED_PAWN[0] * supported
-        pawn_eg += SUPPORTED_PAWN[1] * supported
+    stoppers = _fill_ahead(_step(their_pawns, them), them)   # squares behind an enemy pawn
+    passers = own_pawns & ~doubled & ~(stoppers | _beside(stoppers)) if passed_on or race_on else U0
+    while passers:
+        sq = lsb(passers)
+        passers &= passers - U1
+        rank = sq >> 3 if us == WHITE else 7 - (sq >> 3)
+        if passed_on:
+            passed_mg += PASSED_PAWN_MG[rank]
+            passed_eg += PASSED_PAWN_EG[rank]
+        weight = PASSER_RACE_WEIGHT[rank]
+        if race_on and weight:
+            block = sq + 8 if us == WHITE else sq - 8
+            race_eg += weight * (PASSER_KING_THEM * _king_distance(their_king, block)
+                                 - PASSER_KING_US * _king_distance(own_king, block))
+            if occ & T.u[U_FRONT_SPAN + us * 64 + sq] == U0:
+                race_eg += weight * PASSER_FREE
 
     activity_eg = 0
     if activity_on:

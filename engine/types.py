@@ -116,7 +116,6 @@ DRAW = 0
 #   U_ROOK_ATTACKS 102400  magic-indexed rook attack sets
 #   U_BISHOP_ATTACKS 5248  magic-indexed bishop attack sets
 #   U_FILE           8  the squares of each file
-#   U_ADJACENT_FILES 8  the files either side of each file
 #   U_FRONT_SPAN   128  [colour * 64 + sq] own file, squares ahead of sq (colour's view)
 #   U_PASSED_SPAN  128  [colour * 64 + sq] own and adjacent files, squares ahead of sq
 #   U_KING_BOX     448  [d * 64 + sq], d = 0..6: the squares a king reaches from sq in d moves or fewer
@@ -143,8 +142,7 @@ ROOK_ATTACKS_SIZE = 102400
 U_BISHOP_ATTACKS = U_ROOK_ATTACKS + ROOK_ATTACKS_SIZE
 BISHOP_ATTACKS_SIZE = 5248
 U_FILE = U_BISHOP_ATTACKS + BISHOP_ATTACKS_SIZE
-U_ADJACENT_FILES = U_FILE + 8
-U_FRONT_SPAN = U_ADJACENT_FILES + 8
+U_FRONT_SPAN = U_FILE + 8
 U_PASSED_SPAN = U_FRONT_SPAN + 128
 U_KING_BOX = U_PASSED_SPAN + 128
 U_SIZE = U_KING_BOX + 7 * 64
