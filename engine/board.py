@@ -148,6 +148,10 @@ class Board:
     def in_check(self) -> bool:
         return bool(position.in_check(self.P, self.T))
 
+    def gives_check(self, move: int) -> bool:
+        """Whether the legal `move` would check the opponent (tested without making it)."""
+        return bool(position.gives_check(self.P, self.T, np.int64(move)))
+
     # -- moves -------------------------------------------------------------------------
     def legal_moves(self) -> List[int]:
         n = movegen.generate_moves(self.P, self.T, self._moves, 0, GEN_ALL)

@@ -119,6 +119,49 @@ def in_check(P, T):
 
 
 @jit
+def gives_check(P, T, move):
+    """Whether the legal `move` checks the enemy king, without making it. The enemy is
+    not in check before our move, so only the moved piece can check directly (a castling
+    rook counts), and any other check comes from one of our sliders that the move's new
+    occupancy uncovers (en passant's vanished pawn included)."""
+    bb = P.bb
+    us = side_to_move(P)
+    frm = move_from(move)
+    to = move_to(move)
+    flag = move_flag(move)
+    king = king_square(P, us ^ 1)
+    piece_type = np.int64(P.board[frm]) - us * 6
+    if flag >= FLAG_PROMO_KNIGHT:
+        piece_type = promotion_type(flag)
+    from_bit = U1 << np.uint64(frm)
+    to_bit = U1 << np.uint64(to)
+    occ = ((bb[OCC] | bb[OCC + 1]) & ~from_bit) | to_bit
+    diagonal = (bb[piece_of(us, BISHOP)] | bb[piece_of(us, QUEEN)]) & ~from_bit
+    straight = (bb[piece_of(us, ROOK)] | bb[piece_of(us, QUEEN)]) & ~from_bit
+    if flag == FLAG_EN_PASSANT:
+        occ &= ~(U1 << np.uint64(to - 8 if us == WHITE else to + 8))
+    elif flag == FLAG_CASTLE:
+        home, castled = (frm + 3, frm + 1) if to > frm else (frm - 4, frm - 1)
+        castled_bit = U1 << np.uint64(castled)
+        occ = (occ & ~(U1 << np.uint64(home))) | castled_bit
+        straight = (straight & ~(U1 << np.uint64(home))) | castled_bit
+    if piece_type == PAWN:
+        if pawn_attacks(T, us, to) & (U1 << np.uint64(king)):
+            return True
+    elif piece_type == KNIGHT:
+        if knight_attacks(T, to) & (U1 << np.uint64(king)):
+            return True
+    elif piece_type == BISHOP:
+        diagonal |= to_bit
+    elif piece_type == ROOK:
+        straight |= to_bit
+    elif piece_type == QUEEN:
+        diagonal |= to_bit
+        straight |= to_bit
+    return ((bishop_attacks(T, king, occ) & diagonal) | (rook_attacks(T, king, occ) & straight)) != U0
+
+
+@jit
 def _toggle(P, piece, sq):
     """Add or remove a piece's bit on sq in its bitboard and its colour's occupancy."""
     bit = U1 << np.uint64(sq)

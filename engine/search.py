@@ -51,7 +51,7 @@ from engine.eval import evaluate, evaluate_full
 from engine.movegen import generate_moves
 from engine.movepick import ORDER_KILLER, capture_gain, is_capture, pick_next, reward_quiet, score_moves, see_at_least
 from engine.position import (
-    current_key, in_check, make_move, make_null, repeats_as_draw, repetitions, unmake_move,
+    current_key, gives_check, in_check, make_move, make_null, repeats_as_draw, repetitions, unmake_move,
     unmake_null,
 )
 from engine.tt import (
@@ -425,12 +425,11 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
         move = pick_next(S.moves, S.scores, i, end)
         quiet = not is_capture(P, move) and not move_is_promotion(move)
         plain_quiet = quiet and S.scores[i] < ORDER_KILLER   # not a PV, TT or killer move
-        make_move(P, T, move)
         if (prune_quiets and plain_quiet and searched > 0 and best > -MATE_BOUND
-                and (futile or i - start >= late_moves) and not in_check(P, T)):
-            unmake_move(P)   # checking moves are never pruned: they may mate
-            pruned = True
+                and (futile or i - start >= late_moves) and not gives_check(P, T, move)):
+            pruned = True   # checking moves are never pruned: they may mate
             continue
+        make_move(P, T, move)
         tt_prefetch(tt, current_key(P))
         if track:
             _pass_line(S, ply, move, line_move, line_next)

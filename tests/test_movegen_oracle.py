@@ -1,6 +1,6 @@
 """Every position reached in a perft to depth 3 from every suite position, against
 python-chess: the legal move set, the captures+promotions set, the Polyglot key, the FEN,
-and exact restoration of the arrays by unmake; and the incremental evaluation sums against
+which moves give check (tested without making them), and exact restoration of the arrays by unmake; and the incremental evaluation sums against
 a from-scratch recomputation."""
 import chess
 import chess.polyglot
@@ -50,8 +50,10 @@ def _walk(board, oracle, depth):
     snap = _snapshot(board)
     count = 0
     for move in board.legal_moves():
+        oracle_move = chess.Move.from_uci(move_to_uci(move))
+        assert board.gives_check(move) == oracle.gives_check(oracle_move), (oracle.fen(), oracle_move)
         board.push(move)
-        oracle.push(chess.Move.from_uci(move_to_uci(move)))
+        oracle.push(oracle_move)
         count += _walk(board, oracle, depth - 1)
         oracle.pop()
         board.pop()
