@@ -19,9 +19,10 @@ Profiles (ctrl[K_PROFILE]):
          pruning of quiet moves (all three harder when the static evaluation is not above
          that of two plies before: "improving"; reverse futility, null move and futility
          read the table's score instead of the static evaluation when its bound makes it
-         the better guess), logarithmic late-move reductions, internal iterative
-         reduction, SEE and delta pruning of captures in quiescence, killers, mate-distance
-         pruning; no TT cut-offs at PV nodes.
+         the better guess), logarithmic late-move reductions (one ply more at an expected
+         cut node, see `search`'s cut_node), internal iterative reduction, SEE and delta
+         pruning of captures in quiescence, killers, mate-distance pruning; no TT cut-offs
+         at PV nodes.
   PAPER  the thesis' ALIBABA: material + PST evaluation, PVS + quiescence (captures and
          promotions; every move in check), ordering by refutation (previous PV), TT move,
          MVV-LVA, promotions, history; no extensions, no pruning beyond alpha-beta; TT
@@ -310,10 +311,14 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
 
 
 @jit
-def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
+def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     """Principal-variation search of the current position to `depth` plies; returns the
     score from the side to move's view. `on_pv`: the path so far follows the previous
-    iteration's PV, whose next move is then tried first (the refutation move)."""
+    iteration's PV, whose next move is then tried first (the refutation move). `cut_node`:
+    a non-PV node expected to fail high (PLAY: its late quiet moves are reduced one ply
+    more). Along a first move or a null move, cut nodes and expected fail-low nodes
+    alternate; the null-window child of a late move is a cut node (once re-searched at full
+    depth after failing high reduced, it takes the parent's opposite)."""
     if depth <= 0:
         S.ctrl[K_HORIZON] += 1
         return quiesce(P, T, tt, S, alpha, beta, ply)
@@ -384,7 +389,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
                 make_null(P, T)
                 tt_prefetch(tt, current_key(P))
                 score = -search(P, T, tt, S, depth - 1 - NULL_REDUCTION - depth // 6, -beta,
-                                -beta + 1, ply + 1, NO, NO)
+                                -beta + 1, ply + 1, NO, NO, NO if cut_node else YES)
                 unmake_null(P)
                 if ctrl[K_STOP] != 0:
                     return 0
@@ -435,7 +440,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
             _pass_line(S, ply, move, line_move, line_next)
         if searched == 0:
             score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ply + 1,
-                            YES if (on_pv and move == pv_move) else NO, YES)
+                            YES if (on_pv and move == pv_move) else NO, YES,
+                            YES if not (is_pv or cut_node) else NO)
         else:
             reduction = 0
             if (not paper and quiet and not checked and depth >= LMR_MIN_DEPTH
@@ -443,12 +449,16 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null):
                 reduction = int(LMR_BASE + math.log(depth) * math.log(searched) / LMR_DIVISOR)
                 if is_pv or not plain_quiet:
                     reduction -= 1
+                if cut_node:
+                    reduction += 1
                 reduction = max(0, min(reduction, depth - 2))
-            score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, NO, YES)
+            score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, NO,
+                            YES, YES)
             if score > alpha and reduction > 0:
-                score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, ply + 1, NO, YES)
+                score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, ply + 1, NO, YES,
+                                NO if cut_node else YES)
             if alpha < score < beta:
-                score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ply + 1, NO, YES)
+                score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ply + 1, NO, YES, NO)
         unmake_move(P)
         if ctrl[K_STOP] != 0:
             return 0
@@ -525,21 +535,22 @@ def search_root(P, T, tt, S, depth, alpha, beta):
             _pass_line(S, 0, move, line_move, line_next)
         if i == 0:
             score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY,
-                            YES if move == pv_move else NO, YES)
+                            YES if move == pv_move else NO, YES, NO)
         else:
             reduction = 0
             if (not paper and quiet and not checked and depth >= LMR_MIN_DEPTH
                     and i >= 2 * LMR_MIN_MOVES and not in_check(P, T)):
                 reduction = 1
-            score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, ONE_PLY, NO, YES)
+            score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, ONE_PLY, NO, YES,
+                            YES)
             if score > alpha and reduction > 0:
-                score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, ONE_PLY, NO, YES)
+                score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, ONE_PLY, NO, YES, YES)
             if alpha < score < beta:
                 if ctrl[K_STOP] == 0:
                     # Beat the best move at full depth: it is the answer if time runs out
                     # during the re-search that measures by how much.
                     ctrl[K_ROOT_BEST] = move
-                score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY, NO, YES)
+                score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY, NO, YES, NO)
         unmake_move(P)
         if ctrl[K_STOP] != 0:
             break

@@ -200,7 +200,7 @@ def test_an_inherited_line_guides_only_the_child_its_move_leads_to():
     S.ctrl[K_PROFILE] = PROFILE_PAPER
     S.inherited[1] = T.pack_line(first, second, 0, 0)
     search(board.P, board.T, table, S, np.int64(2), np.int64(-INFINITE), np.int64(INFINITE),
-           np.int64(1), np.int64(0), np.int64(1))
+           np.int64(1), np.int64(0), np.int64(1), np.int64(0))
     assert T.stats_dict(table)["line_moves"] == 2
     best, reply, rest, _ = T.unpack_line(S.lines[1])
     assert best != 0 and reply != 0 and rest == 0        # cut to pv_plies - 1 = 2 moves

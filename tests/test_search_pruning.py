@@ -26,7 +26,7 @@ def nodes_at_ply_two(fen, depth, alpha, earlier_eval):
     S.ctrl[K_PROFILE] = PROFILE_PLAY
     S.evals[0] = earlier_eval
     search(board.P, board.T, new_table(mb=1), S, np.int64(depth), np.int64(alpha),
-           np.int64(alpha + 1), np.int64(2), NO, YES)
+           np.int64(alpha + 1), np.int64(2), NO, YES, NO)
     return int(S.ctrl[K_NODES])
 
 
@@ -106,7 +106,7 @@ def test_a_stored_lower_bound_above_the_evaluation_replaces_it_for_pruning():
         S = new_search_state()
         S.ctrl[K_PROFILE] = PROFILE_PLAY
         score = search(board.P, board.T, tt, S, np.int64(depth), np.int64(beta - 1),
-                       np.int64(beta), np.int64(2), NO, YES)
+                       np.int64(beta), np.int64(2), NO, YES, NO)
         return int(score), int(S.ctrl[K_NODES]), int(S.evals[2])
 
     high = static + 3 * RFP_MARGIN * 3

@@ -34,7 +34,7 @@ def node_value(fen, depth, alpha, beta, hints=()):
         tt_store(tt, np.uint64(hinted.key), 1 + len(path), hinted.parse_uci(move), 0, 0,
                  BOUND_LOWER, 1)
     return int(search(board.P, board.T, tt, S, np.int64(depth), np.int64(alpha), np.int64(beta),
-                      np.int64(1), NO, YES))
+                      np.int64(1), NO, YES, NO))
 
 
 # Black to move; the capture Bxc4 allows Ra8 mate, every quiet move (h6, g6, Bc6...)
