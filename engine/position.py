@@ -24,7 +24,7 @@ from engine.attacks import (
 )
 from engine.bitboard import lsb
 from engine.codec import (
-    move_flag, move_from, move_to, piece_colour_of, piece_of, promotion_type,
+    move_flag, move_from, move_to, piece_colour_of, piece_of, piece_type_of, promotion_type,
 )
 from engine.eval import phase_weight, pst_eg, pst_mg
 from engine.zobrist import castle_key, ep_key, full_key, piece_key, side_key
@@ -119,6 +119,14 @@ def in_check(P, T):
 
 
 @jit
+def castling_rook_squares(king_from, king_to):
+    """(home, castled): the squares a castling king's rook moves from and to."""
+    if king_to > king_from:
+        return king_from + 3, king_from + 1
+    return king_from - 4, king_from - 1
+
+
+@jit
 def gives_check(P, T, move):
     """Whether the legal `move` checks the enemy king, without making it. The enemy is
     not in check before our move, so only the moved piece can check directly (a castling
@@ -130,7 +138,7 @@ def gives_check(P, T, move):
     to = move_to(move)
     flag = move_flag(move)
     king = king_square(P, us ^ 1)
-    piece_type = np.int64(P.board[frm]) - us * 6
+    piece_type = piece_type_of(np.int64(P.board[frm]))
     if flag >= FLAG_PROMO_KNIGHT:
         piece_type = promotion_type(flag)
     from_bit = U1 << np.uint64(frm)
@@ -141,7 +149,7 @@ def gives_check(P, T, move):
     if flag == FLAG_EN_PASSANT:
         occ &= ~(U1 << np.uint64(to - 8 if us == WHITE else to + 8))
     elif flag == FLAG_CASTLE:
-        home, castled = (frm + 3, frm + 1) if to > frm else (frm - 4, frm - 1)
+        home, castled = castling_rook_squares(frm, to)
         castled_bit = U1 << np.uint64(castled)
         occ = (occ & ~(U1 << np.uint64(home))) | castled_bit
         straight = (straight & ~(U1 << np.uint64(home))) | castled_bit
@@ -182,10 +190,7 @@ def _ep_target(T, bb, us, frm, to):
 @jit
 def _move_castling_rook(P, us, king_from, king_to, back):
     """Move the rook of a castling king (back: return it home); returns (home, castled)."""
-    if king_to > king_from:
-        home, castled = king_from + 3, king_from + 1
-    else:
-        home, castled = king_from - 4, king_from - 1
+    home, castled = castling_rook_squares(king_from, king_to)
     rook = piece_of(us, ROOK)
     squares = (U1 << np.uint64(home)) | (U1 << np.uint64(castled))
     P.bb[rook] ^= squares

@@ -1,7 +1,7 @@
 """Every position reached in a perft to depth 3 from every suite position, against
 python-chess: the legal move set, the captures+promotions set, the Polyglot key, the FEN,
-which moves give check (tested without making them), and exact restoration of the arrays by unmake; and the incremental evaluation sums against
-a from-scratch recomputation."""
+which moves give check (tested without making them), and exact restoration of the arrays
+by unmake; and the incremental evaluation sums against a from-scratch recomputation."""
 import chess
 import chess.polyglot
 import numpy as np
