@@ -77,7 +77,7 @@ def search(fen, depth, movetime, hash_mb, profile, scheme):
         click.echo(f"depth {it.depth:>2}/{it.seldepth:<2} score {score}{bound:<5} "
                    f"nodes {it.nodes:>10,} time {it.seconds:7.2f}s  {pv}")
 
-    result = session.search(board, Limits(depth=depth, soft_time=seconds, hard_time=seconds),
+    result = session.search(board, Limits(depth=depth, hard_time=seconds),
                             show)
     click.echo(f"best move: {move_to_uci(result.best_move)}   "
                f"({result.nodes:,} nodes, {result.nodes / max(result.seconds, 1e-9):,.0f} nodes/s)")

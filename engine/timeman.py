@@ -2,7 +2,9 @@
 
 soft: no new iteration is started after it (the driver stretches it when the best move
       changes or the score drops); hard: the search is stopped at it, whatever it is doing.
-Both leave `Move Overhead` for the GUI and the pipe.
+Both leave `Move Overhead` for the GUI and the pipe. `go movetime` has no soft limit: with
+no clock to save time for, the search runs until the hard limit, and a last iteration cut
+short still improves the move when it has already searched the first move or a fail-high.
 """
 from collections import deque
 from dataclasses import dataclass
@@ -23,10 +25,10 @@ INC_RESERVE = 10           # ...once the clock holds this many increments beyond
 
 def budgets(time_ms: Optional[int], inc_ms: Optional[int], movestogo: Optional[int],
             movetime_ms: Optional[int], overhead_ms: int) -> Tuple[Optional[float], Optional[float]]:
-    """(soft, hard) in seconds; (None, None) when nothing limits time."""
+    """(soft, hard) in seconds; (None, None) when nothing limits time, (None, hard) for a
+    fixed time per move."""
     if movetime_ms is not None:
-        budget = max(MIN_BUDGET, (movetime_ms - overhead_ms) / 1000.0)
-        return budget, budget
+        return None, max(MIN_BUDGET, (movetime_ms - overhead_ms) / 1000.0)
     if time_ms is None:
         return None, None
     left = max(MIN_BUDGET, (time_ms - overhead_ms) / 1000.0)

@@ -46,7 +46,7 @@ def run_suite(path, movetime_ms: int = 1000, hash_mb: int = 64, profile: str = "
         board = Board(oracle.fen())
         seconds = movetime_ms / 1000.0
         start = time.perf_counter()
-        result = session.search(board, Limits(soft_time=seconds, hard_time=seconds))
+        result = session.search(board, Limits(hard_time=seconds))   # all of it, as `go movetime`
         elapsed = time.perf_counter() - start
         move = chess.Move.from_uci(move_to_uci(result.best_move))
         best = ops.get("bm") or []

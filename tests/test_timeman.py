@@ -5,7 +5,7 @@ import time
 import pytest
 
 from engine.driver import NEXT_ITERATION_GROWTH, Limits, Result, Searcher
-from engine.timeman import HARD_SHARE, budgets
+from engine.timeman import HARD_SHARE, Clock, budgets
 
 
 @pytest.mark.parametrize("clock_ms", [50, 150, 300, 1000, 10_000, 600_000])
@@ -31,6 +31,31 @@ def test_no_iteration_is_started_that_the_hard_limit_would_cut():
     # The next iteration would take about NEXT_ITERATION_GROWTH x the last one.
     assert searcher._should_stop(limits, result, 1.0, 20, last_iteration=60.0 / NEXT_ITERATION_GROWTH * 2)
     assert not searcher._should_stop(limits, result, 1.0, 20, last_iteration=1.0)
+
+
+def test_movetime_is_a_hard_limit_only():
+    assert budgets(None, None, None, 1000, 30) == (None, 0.97)
+    assert budgets(5000, 100, None, 1000, 30) == (None, 0.97)   # movetime wins over a clock
+
+
+def test_a_fixed_time_starts_every_iteration_until_the_hard_limit():
+    # `go movetime`: there is no clock to keep time for, so an iteration the hard limit
+    # will cut is still started (its first moves can improve the answer).
+    searcher = Searcher()
+    searcher._clock = time.perf_counter() - 0.5
+    limits = Limits(hard_time=100.0)
+    assert not searcher._should_stop(limits, Result(), 1.0, 20, last_iteration=90.0)
+    assert not searcher._should_stop(limits, Result(), 1.0, 1, last_iteration=90.0)
+
+
+def test_go_movetime_reaches_the_driver_without_a_soft_limit():
+    from engine.facade import Engine
+    seen = []
+    engine = Engine()
+    engine.session.search = lambda board, limits, *args, **kwargs: seen.append(limits) or Result()
+    engine.go(Limits(clock=Clock(movetime=800)))
+    engine.wait()
+    assert seen[0].soft_time is None and seen[0].hard_time == pytest.approx(0.8 - engine.options["Move Overhead"] / 1000)
 
 
 def test_the_clock_runs_from_when_go_arrived():
