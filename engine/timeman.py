@@ -3,8 +3,8 @@
 soft: no new iteration is started after it (the driver stretches it when the best move
       changes or the score drops); hard: the search is stopped at it, whatever it is doing.
 Both leave `Move Overhead` for the GUI and the pipe. `go movetime` has no soft limit: with
-no clock to save time for, the search runs until the hard limit, and a last iteration cut
-short still improves the move when it has already searched the first move or a fail-high.
+no clock to save time for, the search runs until the hard limit (the driver plays a cut
+iteration's move only if it beat the last best move at full depth or failed high).
 """
 from collections import deque
 from dataclasses import dataclass
