@@ -26,8 +26,8 @@ import numpy as np
 from engine.movepick import score_moves
 from engine.search import (
     K_CURRMOVE, K_CURRMOVE_NUMBER, K_MAX_NODES, K_NODES, K_PREV_PV_LEN, K_PROFILE,
-    K_ROOT_BEST, K_ROOT_COMPLETED, K_ROOT_COUNT, K_SELDEPTH, K_STOP, PROFILE_PAPER,
-    PROFILE_PLAY, SearchState, new_search_state, search_root,
+    K_ROOT_BEST, K_ROOT_BEST_EXACT, K_ROOT_BEST_SCORE, K_ROOT_COMPLETED, K_ROOT_COUNT,
+    K_SELDEPTH, K_STOP, PROFILE_PAPER, PROFILE_PLAY, SearchState, new_search_state, search_root,
 )
 from engine.timeman import Clock
 from engine.tt import set_store_rules, tt_hashfull, tt_new_search
@@ -306,10 +306,13 @@ class Searcher:
                         # it proved better: one that beat alpha at full depth, or failed
                         # high at the root (its re-search cut short).
                         proven = self._fail_high_move
-                        if ctrl[K_ROOT_BEST] and ctrl[K_ROOT_COMPLETED] >= 1:
+                        beat_alpha = ctrl[K_ROOT_BEST] and ctrl[K_ROOT_COMPLETED] >= 1
+                        if beat_alpha:
                             proven = int(ctrl[K_ROOT_BEST])
                         if line == 0 and proven and proven != result.best_move:
                             result.best_move, result.ponder_move = proven, 0
+                            if beat_alpha:   # (a fail high was reported when it happened)
+                                self._report_proven(on_iteration, result, tt, depth)
                         break
                     pv = [int(m) for m in S.pv[0, :S.pv_len[0]]]
                     found.append((value, pv))
@@ -486,6 +489,19 @@ class Searcher:
                     and elapsed + NEXT_ITERATION_GROWTH * last_iteration > limits.hard_time):
                 return True   # it would be cut off: its time is better kept on the clock
         return False
+
+    def _report_proven(self, callback, result, tt, depth):
+        """The stopped iteration `depth` will play its K_ROOT_BEST: tell the GUI, so that
+        the last PV it shows starts with the move played (with the move's exact score and
+        line if it was searched to the end, else the lower bound that it beat alpha by)."""
+        S = self.S
+        score = int(S.ctrl[K_ROOT_BEST_SCORE])
+        pv = [int(m) for m in S.pv[0, :S.pv_len[0]]]
+        if S.ctrl[K_ROOT_BEST_EXACT] and pv and pv[0] == result.best_move:
+            result.ponder_move = pv[1] if len(pv) > 1 else 0
+            self._report(callback, result, tt, depth, score, None, pv, 1)
+        else:
+            self._report(callback, result, tt, depth, score, "lowerbound", [result.best_move], 1)
 
     def _report(self, callback, result, tt, depth, score, bound, pv, line):
         S = self.S

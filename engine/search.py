@@ -90,7 +90,9 @@ K_ROOT_COMPLETED = 11  # root moves fully searched in the current iteration
 K_ROOT_BEST = 12     # best root move of the current iteration (valid moves only)
 K_HORIZON = 13       # horizon leaves: full-width calls at depth 0 (each starts a quiescence
                      # search); interior nodes + these = the thesis' node count
-K_LEN = 14
+K_ROOT_BEST_SCORE = 14  # what is known of K_ROOT_BEST's score: its exact value, or a lower
+K_ROOT_BEST_EXACT = 15  # bound while its re-search runs (then this is 0)
+K_LEN = 16
 
 # Arguments of the recursive calls are typed int64 explicitly: a bare literal makes numba
 # compile (and cache, brokenly) a separate specialisation per literal value.
@@ -499,8 +501,9 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
 def search_root(P, T, tt, S, depth, alpha, beta):
     """One iteration over the root moves in S.root_moves (ordered by the driver). Records
     each move's subtree size and score, the PV in S.pv[0], the number of root moves fully
-    searched (ctrl[K_ROOT_COMPLETED]) and the best of them (ctrl[K_ROOT_BEST]); returns
-    the best score (meaningful only if the iteration was not stopped)."""
+    searched (ctrl[K_ROOT_COMPLETED]) and the best of them (ctrl[K_ROOT_BEST], with what is
+    known of its score); returns the best score (meaningful only if the iteration was not
+    stopped)."""
     ctrl = S.ctrl
     paper = ctrl[K_PROFILE] == PROFILE_PAPER
     _count_node(S, 0)
@@ -550,6 +553,8 @@ def search_root(P, T, tt, S, depth, alpha, beta):
                     # Beat the best move at full depth: it is the answer if time runs out
                     # during the re-search that measures by how much.
                     ctrl[K_ROOT_BEST] = move
+                    ctrl[K_ROOT_BEST_SCORE] = score
+                    ctrl[K_ROOT_BEST_EXACT] = 0
                 score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY, NO, YES, NO)
         unmake_move(P)
         if ctrl[K_STOP] != 0:
@@ -563,6 +568,8 @@ def search_root(P, T, tt, S, depth, alpha, beta):
                 best_line = S.lines[1]
             if score > alpha:
                 ctrl[K_ROOT_BEST] = move  # proven better than alpha: usable even if stopped
+                ctrl[K_ROOT_BEST_SCORE] = score
+                ctrl[K_ROOT_BEST_EXACT] = score < beta
                 alpha = score
                 _update_pv(S, 0, move)
                 if score >= beta:
