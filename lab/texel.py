@@ -269,3 +269,129 @@ def scaled_constants(a: Sequence[float], b: Sequence[float]) -> List[str]:
                  f"# end game only; or scale PASSER_KING_THEM, PASSER_KING_US and PASSER_FREE")
     lines.append(f"KING_PAWN_DISTANCE = {round(ev.KING_PAWN_DISTANCE * mb['king activity'])}")
     return lines
+
+
+# --- Piece-square tables ---------------------------------------------------------------
+# The material + PST part of the evaluation is linear in the 2 x 384 table entries (the
+# piece values folded in): base_mg = X @ w_mg, base_eg = X @ w_eg, where X counts, per
+# position, white's pieces of each type on each published square (engine/pst.py's
+# orientation: index 8 * (7 - rank) + file) minus black's on the mirrored square.
+
+PST_FEATURES = 6 * 64
+
+
+def pst_counts(samples: Iterable):
+    """(X, samples as a list): X is a scipy CSR matrix, one row per sample, PST_FEATURES
+    columns (type * 64 + published index), white's pieces +1, black's -1."""
+    import chess
+    from scipy.sparse import csr_matrix
+
+    samples = list(samples)
+    rows, cols, values = [], [], []
+    for row, (_, board, _) in enumerate(samples):
+        for square, piece in board.piece_map().items():
+            kind = piece.piece_type - 1
+            if piece.color == chess.WHITE:
+                cols.append(kind * 64 + (square ^ 56))
+                values.append(1.0)
+            else:
+                cols.append(kind * 64 + square)
+                values.append(-1.0)
+            rows.append(row)
+    X = csr_matrix((values, (rows, cols)), shape=(len(samples), PST_FEATURES))
+    X.sum_duplicates()
+    X.eliminate_zeros()   # a piece and its mirror cancel
+    return X, samples
+
+
+def pst_weights():
+    """engine/pst.py's tables as two vectors (mg, eg) of PST_FEATURES entries, the piece
+    values folded in: the w_mg, w_eg that give back base_mg, base_eg."""
+    from engine import pst
+
+    w_mg = np.array([pst.MG_VALUE[t] + pst.MG_TABLES[t][i] for t in range(6) for i in range(64)],
+                    dtype=np.float64)
+    w_eg = np.array([pst.EG_VALUE[t] + pst.EG_TABLES[t][i] for t in range(6) for i in range(64)],
+                    dtype=np.float64)
+    return w_mg, w_eg
+
+
+class PstFit(NamedTuple):
+    w_mg: np.ndarray
+    w_eg: np.ndarray
+    error_before: float       # on the fitting positions, the tables as they are
+    error_after: float
+
+
+def evaluate_pst(features: Features, X, w_mg: np.ndarray, w_eg: np.ndarray) -> np.ndarray:
+    """The evaluation (positional terms as they are) with the tables w_mg, w_eg."""
+    mg = X @ w_mg + features.dmg.sum(axis=1)
+    eg = X @ w_eg + features.deg.sum(axis=1)
+    return (mg * features.phase + eg * (TOTAL_PHASE - features.phase)) / TOTAL_PHASE
+
+
+def fit_pst(features: Features, X, k: float, prior: float) -> PstFit:
+    """Table entries minimising Texel's error at fixed K plus prior * the mean squared
+    distance (in pawns) of the entries from engine/pst.py's: the prior keeps entries that
+    few positions see near their published values. Entries no position uses stay as they
+    are. L-BFGS-B with the exact gradient."""
+    from scipy.optimize import minimize
+
+    w0_mg, w0_eg = pst_weights()
+    used = np.flatnonzero(np.asarray(abs(X).sum(axis=0)).ravel() > 0)
+    Xu = X[:, used].tocsr()
+    XuT = Xu.T.tocsr()
+    mg_weight = features.phase / TOTAL_PHASE
+    eg_weight = 1.0 - mg_weight
+    slope = k * np.log(10.0) / 400.0
+    terms_mg = features.dmg.sum(axis=1)
+    terms_eg = features.deg.sum(axis=1)
+    rest_mg = X @ w0_mg - Xu @ w0_mg[used]   # the part of the unused entries (zero)
+    rest_eg = X @ w0_eg - Xu @ w0_eg[used]
+    n, m = len(features.result), len(used)
+    start = np.concatenate([w0_mg[used], w0_eg[used]])
+
+    def error_and_gradient(theta):
+        mg = Xu @ theta[:m] + rest_mg + terms_mg
+        eg = Xu @ theta[m:] + rest_eg + terms_eg
+        p = win_probability((mg * features.phase + eg * (TOTAL_PHASE - features.phase))
+                            / TOTAL_PHASE, k)
+        residual = features.result - p
+        d_eval = -2.0 * residual * p * (1.0 - p) * slope / n
+        shift = (theta - start) / 100.0
+        error = float(np.mean(residual ** 2)) + prior * float(np.mean(shift ** 2))
+        gradient = np.concatenate([XuT @ (d_eval * mg_weight), XuT @ (d_eval * eg_weight)])
+        gradient += prior * 2.0 * shift / (100.0 * len(theta))
+        return error, gradient
+
+    solution = minimize(error_and_gradient, start, jac=True, method="L-BFGS-B",
+                        options={"maxiter": 5000, "ftol": 1e-15, "gtol": 1e-12})
+    w_mg, w_eg = w0_mg.copy(), w0_eg.copy()
+    w_mg[used] = solution.x[:m]
+    w_eg[used] = solution.x[m:]
+    return PstFit(w_mg=w_mg, w_eg=w_eg,
+                  error_before=pst_error(features, X, w0_mg, w0_eg, k),
+                  error_after=pst_error(features, X, w_mg, w_eg, k))
+
+
+def pst_error(features: Features, X, w_mg, w_eg, k: float) -> float:
+    p = win_probability(evaluate_pst(features, X, w_mg, w_eg), k)
+    return float(np.mean((features.result - p) ** 2))
+
+
+def pst_tables_source(w_mg: np.ndarray, w_eg: np.ndarray) -> List[str]:
+    """engine/pst.py's table definitions for the entries w_mg, w_eg (piece values kept,
+    the tables absorbing the rest), rounded, in the published layout."""
+    from engine import pst
+
+    lines = []
+    names = ("PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING")
+    for phase, weights, values in (("MG", w_mg, pst.MG_VALUE), ("EG", w_eg, pst.EG_VALUE)):
+        for kind, name in enumerate(names):
+            entries = np.rint(weights[kind * 64:(kind + 1) * 64] - values[kind]).astype(int)
+            lines.append(f"{phase}_{name} = (")
+            for rank in range(8):
+                lines.append("    " + ", ".join(f"{v:4d}" for v in entries[rank * 8:rank * 8 + 8]) + ",")
+            lines.append(")")
+            lines.append("")
+    return lines

@@ -6,6 +6,7 @@ paste into engine/eval.py and match (scripts/match.py --sprt) like any strength 
 
     python scripts/texel_tune.py                  # the self-play matches, docs/gauntlet/sprt_*.pgn
     python scripts/texel_tune.py --pgn games.pgn --held-out 0.2
+    python scripts/texel_tune.py --pst --prior 0.1   # the piece-square tables instead
 
 The default games are TwoBig against versions of itself. Games against much stronger or
 weaker engines label a position by the opponent more than by the position (against
@@ -28,18 +29,27 @@ from lab import texel  # noqa: E402
 
 @click.command()
 @texel.game_set_options
-def main(pgns, skip_plies, held_out, seed):
+@click.option("--pst", is_flag=True,
+              help="fit the piece-square tables (piece values folded in) instead of the multipliers")
+@click.option("--prior", default=0.1, show_default=True,
+              help="--pst: weight of the entries' mean squared distance (in pawns) from today's")
+def main(pgns, skip_plies, held_out, seed, pst, prior):
     from engine import eval as ev
 
     paths = [Path(p) for p in pgns] or texel.default_pgns(ROOT)
     start = time.perf_counter()
-    features = texel.extract(texel.quiet_positions(paths, skip_plies))
+    samples = list(texel.quiet_positions(paths, skip_plies))
+    features = texel.extract(samples)
     games = len(np.unique(features.game))
     print(f"{len(features.result):,} quiet positions from {games:,} games in {len(paths)} files "
           f"({time.perf_counter() - start:.0f} s)")
-    fitting, kept_out = texel.split_by_game(features, held_out, seed)
+    mask = texel.held_out_mask(features, held_out, seed)
+    fitting, kept_out = texel.subset(features, ~mask), texel.subset(features, mask)
     ones = np.ones(len(ev.TERM_NAMES))
     k = texel.fit_k(fitting, ones, ones)
+    if pst:
+        fit_tables(features, samples, mask, k, prior)
+        return
     fit = texel.fit_multipliers(fitting, k)
     print(f"K = {k:.4f}")
     print(f"mean squared error, fitting positions ({len(fitting.result):,}): "
@@ -54,6 +64,25 @@ def main(pgns, skip_plies, held_out, seed):
     print("\nengine/eval.py constants with these multipliers:")
     for line in texel.scaled_constants(fit.a, fit.b):
         print("    " + line)
+
+
+def fit_tables(features, samples, mask, k, prior):
+    """--pst: fit the tables on the fitting games, report both errors, print the tables."""
+    X, _ = texel.pst_counts(samples)
+    fitting, kept_out = texel.subset(features, ~mask), texel.subset(features, mask)
+    fit = texel.fit_pst(fitting, X[~mask], k, prior)
+    w_mg, w_eg = texel.pst_weights()
+    print(f"K = {k:.4f}, prior {prior}")
+    print(f"mean squared error, fitting positions ({len(fitting.result):,}): "
+          f"{fit.error_before:.6f} -> {fit.error_after:.6f}")
+    if len(kept_out.result):
+        print(f"mean squared error, held-out positions ({len(kept_out.result):,}): "
+              f"{texel.pst_error(kept_out, X[mask], w_mg, w_eg, k):.6f} -> "
+              f"{texel.pst_error(kept_out, X[mask], fit.w_mg, fit.w_eg, k):.6f}")
+    shift = np.concatenate([fit.w_mg - w_mg, fit.w_eg - w_eg])
+    print(f"entries moved by {np.mean(np.abs(shift)):.1f} cp on average, at most "
+          f"{np.max(np.abs(shift)):.0f}\n\nengine/pst.py tables with these entries:\n")
+    print("\n".join(texel.pst_tables_source(fit.w_mg, fit.w_eg)))
 
 
 if __name__ == "__main__":

@@ -160,3 +160,51 @@ def test_screen_candidates_count_what_they_name():
     assert row["knight outpost"] == 1
     assert row["pawn defended by a pawn"] == 2      # c3 by b2, d4 by c3
     assert row["hanging piece"] == 1                # h7: the rook attacks it, nothing defends
+
+
+def test_piece_square_counts_rebuild_the_incremental_material_and_tables(tmp_path):
+    samples = list(texel.quiet_positions([write_pgn(tmp_path)], skip_plies=0))
+    features = texel.extract(samples)
+    X, _ = texel.pst_counts(samples)
+    w_mg, w_eg = texel.pst_weights()
+    assert X.shape == (len(samples), texel.PST_FEATURES)
+    assert np.array_equal(X @ w_mg, features.base_mg)
+    assert np.array_equal(X @ w_eg, features.base_eg)
+    assert samples[0][1].fen() == chess.STARTING_FEN
+    assert X[0].nnz == 0               # symmetric: each white piece cancels its black mirror
+    assert X[1:].nnz > 0
+
+
+def test_the_table_fit_recovers_shifted_entries():
+    """Results drawn from tables with a few entries moved: the fit moves those entries
+    toward their true values and leaves entries no position uses alone."""
+    from scipy.sparse import csr_matrix
+
+    rng = np.random.default_rng(3)
+    n = 6000
+    w_mg, w_eg = texel.pst_weights()
+    true_mg, true_eg = w_mg.copy(), w_eg.copy()
+    moved = [64 + 27, 64 + 36, 3 * 64 + 8]          # knight d5, knight e4, rook a7
+    true_mg[moved] += 60.0
+    true_eg[moved] -= 40.0
+    used = np.array(moved + [64 + 18, 64 + 45, 2 * 64 + 20, 3 * 64 + 56, 4 * 64 + 3])
+    X = csr_matrix(rng.integers(-1, 2, (n, len(used))).astype(float))
+    X = csr_matrix((X.data, X.indices, X.indptr), shape=(n, len(used)))
+    full = csr_matrix((n, texel.PST_FEATURES))
+    full = full.tolil()
+    full[:, used] = X
+    full = full.tocsr()
+    phase = rng.integers(0, 25, n).astype(float)
+    zero_terms = np.zeros((n, 2))
+    features = texel.Features(full @ w_mg, full @ w_eg, phase, zero_terms, zero_terms,
+                              np.zeros(n), np.arange(n) // 30)
+    labelled = features._replace(
+        result=texel.win_probability(texel.evaluate_pst(features, full, true_mg, true_eg), 1.0))
+    fit = texel.fit_pst(labelled, full, 1.0, prior=1e-6)
+    assert fit.error_after < fit.error_before
+    assert fit.w_mg[moved] == pytest.approx(true_mg[moved], abs=3.0)
+    assert fit.w_eg[moved] == pytest.approx(true_eg[moved], abs=3.0)
+    unused = np.setdiff1d(np.arange(texel.PST_FEATURES), used)
+    assert np.array_equal(fit.w_mg[unused], w_mg[unused])
+    source = "\n".join(texel.pst_tables_source(fit.w_mg, fit.w_eg))
+    assert source.count(" = (") == 12 and "MG_KNIGHT" in source
