@@ -346,14 +346,12 @@ def fit_pst(features: Features, X, k: float, prior: float) -> PstFit:
     slope = k * np.log(10.0) / 400.0
     terms_mg = features.dmg.sum(axis=1)
     terms_eg = features.deg.sum(axis=1)
-    rest_mg = X @ w0_mg - Xu @ w0_mg[used]   # the part of the unused entries (zero)
-    rest_eg = X @ w0_eg - Xu @ w0_eg[used]
     n, m = len(features.result), len(used)
     start = np.concatenate([w0_mg[used], w0_eg[used]])
 
     def error_and_gradient(theta):
-        mg = Xu @ theta[:m] + rest_mg + terms_mg
-        eg = Xu @ theta[m:] + rest_eg + terms_eg
+        mg = Xu @ theta[:m] + terms_mg      # unused entries multiply only zero counts
+        eg = Xu @ theta[m:] + terms_eg
         p = win_probability((mg * features.phase + eg * (TOTAL_PHASE - features.phase))
                             / TOTAL_PHASE, k)
         residual = features.result - p
