@@ -281,8 +281,8 @@ PST_FEATURES = 6 * 64
 
 
 def pst_counts(samples: Iterable):
-    """(X, samples as a list): X is a scipy CSR matrix, one row per sample, PST_FEATURES
-    columns (type * 64 + published index), white's pieces +1, black's -1."""
+    """A scipy CSR matrix, one row per sample, PST_FEATURES columns (type * 64 + published
+    index), white's pieces +1, black's -1."""
     import chess
     from scipy.sparse import csr_matrix
 
@@ -301,7 +301,7 @@ def pst_counts(samples: Iterable):
     X = csr_matrix((values, (rows, cols)), shape=(len(samples), PST_FEATURES))
     X.sum_duplicates()
     X.eliminate_zeros()   # a piece and its mirror cancel
-    return X, samples
+    return X
 
 
 def pst_weights():

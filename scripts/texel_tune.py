@@ -48,7 +48,7 @@ def main(pgns, skip_plies, held_out, seed, pst, prior):
     ones = np.ones(len(ev.TERM_NAMES))
     k = texel.fit_k(fitting, ones, ones)
     if pst:
-        fit_tables(features, samples, mask, k, prior)
+        fit_tables(fitting, kept_out, texel.pst_counts(samples), mask, k, prior)
         return
     fit = texel.fit_multipliers(fitting, k)
     print(f"K = {k:.4f}")
@@ -66,10 +66,9 @@ def main(pgns, skip_plies, held_out, seed, pst, prior):
         print("    " + line)
 
 
-def fit_tables(features, samples, mask, k, prior):
-    """--pst: fit the tables on the fitting games, report both errors, print the tables."""
-    X, _ = texel.pst_counts(samples)
-    fitting, kept_out = texel.subset(features, ~mask), texel.subset(features, mask)
+def fit_tables(fitting, kept_out, X, mask, k, prior):
+    """--pst: fit the tables on the fitting games (X: every position's piece-on-square
+    counts, mask: the held-out ones), report both errors, print the tables."""
     fit = texel.fit_pst(fitting, X[~mask], k, prior)
     w_mg, w_eg = texel.pst_weights()
     print(f"K = {k:.4f}, prior {prior}")
