@@ -5,7 +5,7 @@ import time
 import pytest
 
 from engine.driver import NEXT_ITERATION_GROWTH, Limits, Result, Searcher
-from engine.timeman import HARD_SHARE, Clock, budgets
+from engine.timeman import DEFAULT_MOVES_TO_GO, HARD_SHARE, Clock, budgets
 
 
 @pytest.mark.parametrize("clock_ms", [50, 150, 300, 1000, 10_000, 600_000])
@@ -113,9 +113,9 @@ def test_a_low_clock_spends_less_than_its_increment(clock_ms):
     soft, hard = budgets(clock_ms, inc_ms, None, None, overhead)
     left = (clock_ms - overhead) / 1000
     assert soft < 0.75 * inc_ms / 1000
-    assert soft <= left / 30 + 0.75 * (inc_ms / 1000) * left / (10 * inc_ms / 1000) + 1e-12
+    assert soft <= left / DEFAULT_MOVES_TO_GO + 0.75 * (inc_ms / 1000) * left / (10 * inc_ms / 1000) + 1e-12
 
 
 def test_a_full_clock_spends_three_quarters_of_its_increment():
     soft, _ = budgets(60_000, 1000, None, None, 100)
-    assert soft == pytest.approx((60_000 - 100) / 1000 / 30 + 0.75)
+    assert soft == pytest.approx((60_000 - 100) / 1000 / DEFAULT_MOVES_TO_GO + 0.75)
