@@ -113,7 +113,8 @@ def test_a_low_clock_spends_less_than_its_increment(clock_ms):
     soft, hard = budgets(clock_ms, inc_ms, None, None, overhead)
     left = (clock_ms - overhead) / 1000
     assert soft < 0.75 * inc_ms / 1000
-    assert soft <= left / DEFAULT_MOVES_TO_GO + 0.75 * (inc_ms / 1000) * left / (10 * inc_ms / 1000) + 1e-12
+    increment_part = 0.75 * (inc_ms / 1000) * left / (10 * inc_ms / 1000)
+    assert soft <= left / DEFAULT_MOVES_TO_GO + increment_part + 1e-12
 
 
 def test_a_full_clock_spends_three_quarters_of_its_increment():
