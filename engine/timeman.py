@@ -12,8 +12,8 @@ from typing import Optional, Tuple
 
 DEFAULT_MOVES_TO_GO = 40   # sudden death: plan as if this many moves remained (40 scored
                            # +24 Elo against 30, 22 -55, at 5 s + 0.05 s: README's tables;
-                           # against Glaurung at 10 s + 0.1 s, 40 scored 35% where 30 had
-                           # 48.7% on the same openings: not yet matched head to head there)
+                           # against Glaurung at 10 s + 0.1 s, side by side on the same
+                           # 150 openings, 40 scored 46.3% and 30 44.0%: README's time row)
 SOFT_SHARE = 0.4           # never plan to use more than this share of the clock on a move...
 HARD_SHARE = 0.5           # ...nor let a move run past this share of it (a Python engine
                            # on a loaded machine overshoots a limit by tens of ms)
