@@ -8,8 +8,8 @@ it to prove the incremental sums.
 
 `evaluate_full` (PLAY profile) adds, for each side, terms computed from the bitboards:
 mobility, attacks on the enemy king's zone, the pawn shelter in front of the own king,
-isolated, doubled and pawn-defended pawns, passed pawns by rank, the bishop pair, rooks on
-open or half-open files, and in the end game the kings' race to the square in front of a
+isolated, doubled, backward and pawn-defended pawns, passed pawns by rank, the bishop pair,
+rooks on open or half-open files, and in the end game the kings' race to the square in front of a
 passed pawn and each king's mean distance to the pawns. `side_terms` returns them one by
 one so that the `eval` command and the tests can see each.
 """
@@ -99,6 +99,9 @@ SHELTER_MISSING = 14            # per file at or beside the king without an own 
 ISOLATED_PAWN = (-12, -14)
 DOUBLED_PAWN = (-10, -22)       # per pawn with an own pawn ahead of it on its file
 SUPPORTED_PAWN = (11, 1)        # per pawn defended by an own pawn
+# Backward: own pawns stand on a file beside it, but none level with it or behind it, and an
+# enemy pawn guards the square in front of it, so it can neither advance nor be defended.
+BACKWARD_PAWN = (-13, -7)
 PASSED_PAWN_MG = (0, 2, 5, 10, 20, 35, 55, 0)   # by rank from the pawn owner's side
 PASSED_PAWN_EG = (0, 4, 6, 12, 22, 38, 55, 0)  # halved: the passer race below shares its role
 BISHOP_PAIR = (30, 55)
@@ -218,7 +221,8 @@ def _side_terms(P, T, us, end_game):
     occ = bb[OCC] | bb[OCC + 1]
     own_pawns = bb[base + PAWN]
     their_pawns = bb[6 - base + PAWN]
-    area = ~bb[OCC + us] & ~pawn_attack_set(their_pawns, them)
+    their_pawn_attacks = pawn_attack_set(their_pawns, them)
+    area = ~bb[OCC + us] & ~their_pawn_attacks
     their_king = lsb(bb[6 - base + KING])
     zone = king_attacks(T, their_king) | (U1 << np.uint64(their_king))
 
@@ -290,19 +294,22 @@ def _side_terms(P, T, us, end_game):
 
     # Pawn structure, set-wise (one bitboard per kind of pawn, no loop over the pawns):
     # isolated: no own pawn on the files beside it; doubled: an own pawn ahead of it on its
-    # file; supported: defended by an own pawn.
+    # file; supported: defended by an own pawn; backward: not isolated, outside the squares
+    # level with or ahead of an own pawn on a file beside it, its stop square guarded.
     pawn_mg = 0
     pawn_eg = 0
     own_files = _fill_ahead(own_pawns, us) | _fill_ahead(own_pawns, them)
     isolated = own_pawns & ~_beside(own_files)
     doubled = own_pawns & _fill_ahead(_step(own_pawns, them), them)
     if structure_on:
+        backward = (own_pawns & ~isolated & ~_fill_ahead(_beside(own_pawns), us)
+                    & _step(their_pawn_attacks, them))
         counts = (popcount(isolated), popcount(doubled),
-                  popcount(own_pawns & pawn_attack_set(own_pawns, us)))
+                  popcount(own_pawns & pawn_attack_set(own_pawns, us)), popcount(backward))
         pawn_mg = (ISOLATED_PAWN[0] * counts[0] + DOUBLED_PAWN[0] * counts[1]
-                   + SUPPORTED_PAWN[0] * counts[2])
+                   + SUPPORTED_PAWN[0] * counts[2] + BACKWARD_PAWN[0] * counts[3])
         pawn_eg = (ISOLATED_PAWN[1] * counts[0] + DOUBLED_PAWN[1] * counts[1]
-                   + SUPPORTED_PAWN[1] * counts[2])
+                   + SUPPORTED_PAWN[1] * counts[2] + BACKWARD_PAWN[1] * counts[3])
 
     # Passed: no enemy pawn ahead of it on its file or beside it. A doubled pawn is not
     # counted as passed: the one in front of it may be.

@@ -82,6 +82,12 @@ def reference_terms(board: chess.Board, us: chess.Color) -> list:
         if not any(chess.square_file(p) in (f - 1, f + 1) for p in own_pawns):
             pawn[0] += ev.ISOLATED_PAWN[0]
             pawn[1] += ev.ISOLATED_PAWN[1]
+        beside = [p for p in own_pawns if chess.square_file(p) in (f - 1, f + 1)]
+        step = sq + 8 if us == chess.WHITE else sq - 8
+        if (beside and all(p in _ahead(sq, us, [f - 1, f + 1]) for p in beside)
+                and board.attackers(them, step) & their_pawns):
+            pawn[0] += ev.BACKWARD_PAWN[0]
+            pawn[1] += ev.BACKWARD_PAWN[1]
         if any(s in own_pawns for s in _ahead(sq, us, [f])):
             pawn[0] += ev.DOUBLED_PAWN[0]
             pawn[1] += ev.DOUBLED_PAWN[1]
@@ -208,6 +214,13 @@ def test_terms_see_what_they_name():
         b = Board(fen)
         return dict(zip(ev.TERM_NAMES, zip(*[iter(ev.side_terms(b.P, b.T, np.int64(colour)))] * 2)))
 
+    # Backward: e3's neighbours d4 and f4 both stand ahead of it and black's d5 guards e4.
+    # With the black pawn on d6 instead, e4 is free and e3 is not backward (both have d4
+    # and f4 defended by e3, nothing isolated or doubled).
+    guarded = terms("4k3/8/8/3p4/3P1P2/4P3/8/4K3 w - - 0 1", 0)["pawn structure"]
+    free = terms("4k3/8/3p4/8/3P1P2/4P3/8/4K3 w - - 0 1", 0)["pawn structure"]
+    assert free == (2 * ev.SUPPORTED_PAWN[0], 2 * ev.SUPPORTED_PAWN[1])
+    assert (guarded[0] - free[0], guarded[1] - free[1]) == ev.BACKWARD_PAWN
     passer = terms("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1", 0)
     assert passer["passed pawns"] == (ev.PASSED_PAWN_MG[1], ev.PASSED_PAWN_EG[1])
     blocked = terms("4k3/8/2p5/8/8/8/1P6/4K3 w - - 0 1", 0)   # c6 pawn guards b-file path
