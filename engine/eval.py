@@ -9,8 +9,8 @@ it to prove the incremental sums.
 `evaluate_full` (PLAY profile) adds, for each side, terms computed from the bitboards:
 mobility, attacks on the enemy king's zone, the pawn shelter in front of the own king,
 isolated, doubled, backward and pawn-defended pawns, passed pawns by rank, the bishop pair,
-rooks on open or half-open files, and in the end game the kings' race to the square in front of a
-passed pawn and each king's mean distance to the pawns. `side_terms` returns them one by
+rooks on open or half-open files, and in the end game the kings' race to the square in front
+of a passed pawn and each king's mean distance to the pawns. `side_terms` returns them one by
 one so that the `eval` command and the tests can see each.
 """
 import numpy as np
@@ -100,7 +100,8 @@ ISOLATED_PAWN = (-12, -14)
 DOUBLED_PAWN = (-10, -22)       # per pawn with an own pawn ahead of it on its file
 SUPPORTED_PAWN = (11, 1)        # per pawn defended by an own pawn
 # Backward: own pawns stand on a file beside it, but none level with it or behind it, and an
-# enemy pawn guards the square in front of it, so it can neither advance nor be defended.
+# enemy pawn guards the square in front of it: no pawn can defend it, and it cannot safely
+# step up to its neighbours.
 BACKWARD_PAWN = (-13, -7)
 PASSED_PAWN_MG = (0, 2, 5, 10, 20, 35, 55, 0)   # by rank from the pawn owner's side
 PASSED_PAWN_EG = (0, 4, 6, 12, 22, 38, 55, 0)  # halved: the passer race below shares its role

@@ -215,8 +215,8 @@ def test_terms_see_what_they_name():
         return dict(zip(ev.TERM_NAMES, zip(*[iter(ev.side_terms(b.P, b.T, np.int64(colour)))] * 2)))
 
     # Backward: e3's neighbours d4 and f4 both stand ahead of it and black's d5 guards e4.
-    # With the black pawn on d6 instead, e4 is free and e3 is not backward (both have d4
-    # and f4 defended by e3, nothing isolated or doubled).
+    # With the black pawn on d6 instead, e4 is free and e3 is not backward. In both, e3
+    # defends d4 and f4, and no white pawn is isolated or doubled.
     guarded = terms("4k3/8/8/3p4/3P1P2/4P3/8/4K3 w - - 0 1", 0)["pawn structure"]
     free = terms("4k3/8/3p4/8/3P1P2/4P3/8/4K3 w - - 0 1", 0)["pawn structure"]
     assert free == (2 * ev.SUPPORTED_PAWN[0], 2 * ev.SUPPORTED_PAWN[1])
