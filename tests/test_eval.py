@@ -79,10 +79,10 @@ def reference_terms(board: chess.Board, us: chess.Color) -> list:
     race = 0
     for sq in own_pawns:
         f = chess.square_file(sq)
-        if not any(chess.square_file(p) in (f - 1, f + 1) for p in own_pawns):
+        beside = [p for p in own_pawns if chess.square_file(p) in (f - 1, f + 1)]
+        if not beside:
             pawn[0] += ev.ISOLATED_PAWN[0]
             pawn[1] += ev.ISOLATED_PAWN[1]
-        beside = [p for p in own_pawns if chess.square_file(p) in (f - 1, f + 1)]
         step = sq + 8 if us == chess.WHITE else sq - 8
         if (beside and all(p in _ahead(sq, us, [f - 1, f + 1]) for p in beside)
                 and board.attackers(them, step) & their_pawns):
