@@ -9,8 +9,8 @@ it to prove the incremental sums.
 `evaluate_full` (PLAY profile) adds, for each side, terms computed from the bitboards:
 mobility, attacks on the enemy king's zone, the pawn shelter in front of the own king,
 isolated, doubled, backward and pawn-defended pawns, passed pawns by rank, the bishop pair,
-rooks on open or half-open files, and in the end game the kings' race to the square in front
-of a passed pawn and each king's mean distance to the pawns. `side_terms` returns them one by
+rooks on open or half-open files, knight outposts, and in the end game the kings' race to
+the square in front of a passed pawn and each king's mean distance to the pawns. `side_terms` returns them one by
 one so that the `eval` command and the tests can see each.
 """
 import numpy as np
@@ -108,6 +108,10 @@ PASSED_PAWN_EG = (0, 4, 6, 12, 22, 38, 55, 0)  # halved: the passer race below s
 BISHOP_PAIR = (30, 55)
 ROOK_OPEN_FILE = (28, 10)
 ROOK_HALF_OPEN_FILE = (12, 6)
+# A knight outpost: a knight on its 4th-6th rank, defended by an own pawn, on a square no
+# enemy pawn can ever attack (none on the files beside it, ahead of it).
+KNIGHT_OUTPOST = (22, 21)
+OUTPOST_RANKS = (np.uint64(0x0000FFFFFF000000), np.uint64(0x000000FFFFFF0000))   # by colour
 # Passer race (end game only): for a passed pawn on its 4th rank or beyond, the square in
 # front of it (where it must go next) scores the enemy king's distance to it times
 # PASSER_KING_THEM minus the own king's times PASSER_KING_US (distances capped at 5), plus
@@ -121,13 +125,13 @@ PASSER_FREE = 5
 KING_PAWN_DISTANCE = 22
 # side_terms returns one (mg, eg) pair per name, flattened: mg at 2k, eg at 2k + 1.
 TERM_NAMES = ("mobility", "king attack", "king shelter", "pawn structure", "passed pawns",
-              "bishop pair", "rook files", "passer race", "king activity")
+              "bishop pair", "rook files", "passer race", "king activity", "knight outposts")
 N_TERM_VALUES = 2 * len(TERM_NAMES)
 # Compile-time switches, one per TERM_NAMES entry, all on. numba freezes a global tuple into
 # the kernel as a constant, so a term switched off is compiled out, not skipped at run time.
 # scripts/bench_eval_terms.py compiles copies of the engine with one term off to measure
 # what each term costs in nodes per second.
-TERMS_ON = (True, True, True, True, True, True, True, True, True)
+TERMS_ON = (True, True, True, True, True, True, True, True, True, True)
 
 
 def fill_eval_masks(u):
@@ -223,6 +227,7 @@ def _side_terms(P, T, us, end_game):
     own_pawns = bb[base + PAWN]
     their_pawns = bb[6 - base + PAWN]
     their_pawn_attacks = pawn_attack_set(their_pawns, them)
+    own_pawn_attacks = pawn_attack_set(own_pawns, us)
     area = ~bb[OCC + us] & ~their_pawn_attacks
     their_king = lsb(bb[6 - base + KING])
     zone = king_attacks(T, their_king) | (U1 << np.uint64(their_king))
@@ -234,7 +239,7 @@ def _side_terms(P, T, us, end_game):
     attackers = 0
     units = 0
     (mobility_on, king_attack_on, shelter_on, structure_on, passed_on, pair_on, rook_on, race_on,
-     activity_on) = TERMS_ON
+     activity_on, outpost_on) = TERMS_ON
     race_on = race_on and end_game
     activity_on = activity_on and end_game
     attacks_on = mobility_on or king_attack_on
@@ -306,7 +311,7 @@ def _side_terms(P, T, us, end_game):
         backward = (own_pawns & ~isolated & ~_fill_ahead(_beside(own_pawns), us)
                     & _step(their_pawn_attacks, them))
         counts = (popcount(isolated), popcount(doubled),
-                  popcount(own_pawns & pawn_attack_set(own_pawns, us)), popcount(backward))
+                  popcount(own_pawns & own_pawn_attacks), popcount(backward))
         pawn_mg = (ISOLATED_PAWN[0] * counts[0] + DOUBLED_PAWN[0] * counts[1]
                    + SUPPORTED_PAWN[0] * counts[2] + BACKWARD_PAWN[0] * counts[3])
         pawn_eg = (ISOLATED_PAWN[1] * counts[0] + DOUBLED_PAWN[1] * counts[1]
@@ -349,13 +354,23 @@ def _side_terms(P, T, us, end_game):
                 total += outside
             activity_eg = -(KING_PAWN_DISTANCE * total // count)
 
+    outpost_mg = 0
+    outpost_eg = 0
+    if outpost_on:
+        # Squares an enemy pawn attacks now or after advancing: its attack set, filled ahead.
+        reach = _fill_ahead(their_pawn_attacks, them)
+        count = popcount(bb[base + KNIGHT] & OUTPOST_RANKS[us] & own_pawn_attacks & ~reach)
+        outpost_mg = KNIGHT_OUTPOST[0] * count
+        outpost_eg = KNIGHT_OUTPOST[1] * count
+
     pair_mg = 0
     pair_eg = 0
     if pair_on and popcount(bb[base + BISHOP]) >= 2:
         pair_mg = BISHOP_PAIR[0]
         pair_eg = BISHOP_PAIR[1]
     return (mob_mg, mob_eg, king_attack, 0, shelter, 0, pawn_mg, pawn_eg, passed_mg, passed_eg,
-            pair_mg, pair_eg, rook_mg, rook_eg, 0, race_eg, 0, activity_eg)
+            pair_mg, pair_eg, rook_mg, rook_eg, 0, race_eg, 0, activity_eg, outpost_mg,
+            outpost_eg)
 
 
 @jit

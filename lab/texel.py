@@ -260,6 +260,7 @@ def scaled_constants(a: Sequence[float], b: Sequence[float]) -> List[str]:
     lines.append(f"ISOLATED_PAWN = {pair(ev.ISOLATED_PAWN, 'pawn structure')}")
     lines.append(f"DOUBLED_PAWN = {pair(ev.DOUBLED_PAWN, 'pawn structure')}")
     lines.append(f"SUPPORTED_PAWN = {pair(ev.SUPPORTED_PAWN, 'pawn structure')}")
+    lines.append(f"BACKWARD_PAWN = {pair(ev.BACKWARD_PAWN, 'pawn structure')}")
     lines.append(f"PASSED_PAWN_MG = {table(ev.PASSED_PAWN_MG, ma['passed pawns'])}")
     lines.append(f"PASSED_PAWN_EG = {table(ev.PASSED_PAWN_EG, mb['passed pawns'])}")
     lines.append(f"BISHOP_PAIR = {pair(ev.BISHOP_PAIR, 'bishop pair')}")
@@ -268,6 +269,7 @@ def scaled_constants(a: Sequence[float], b: Sequence[float]) -> List[str]:
     lines.append(f"PASSER_RACE_WEIGHT = {table(ev.PASSER_RACE_WEIGHT, mb['passer race'])}  "
                  f"# end game only; or scale PASSER_KING_THEM, PASSER_KING_US and PASSER_FREE")
     lines.append(f"KING_PAWN_DISTANCE = {round(ev.KING_PAWN_DISTANCE * mb['king activity'])}")
+    lines.append(f"KNIGHT_OUTPOST = {pair(ev.KNIGHT_OUTPOST, 'knight outposts')}")
     return lines
 
 

@@ -112,8 +112,16 @@ def reference_terms(board: chess.Board, us: chess.Color) -> list:
         total = sum(chess.square_distance(own_king, sq) for sq in every_pawn)
         activity = -(ev.KING_PAWN_DISTANCE * total // len(every_pawn))
     pair = ev.BISHOP_PAIR if len(board.pieces(chess.BISHOP, us)) >= 2 else (0, 0)
+    outposts = 0
+    for sq in board.pieces(chess.KNIGHT, us):
+        f = chess.square_file(sq)
+        rank = chess.square_rank(sq) if us == chess.WHITE else 7 - chess.square_rank(sq)
+        chasers = [s for s in _ahead(sq, us, [f - 1, f + 1]) if s in their_pawns]
+        if 3 <= rank <= 5 and board.attackers(us, sq) & own_pawns and not chasers:
+            outposts += 1
     return [mob[0], mob[1], king_attack, 0, -ev.SHELTER_MISSING * missing, 0, pawn[0], pawn[1],
-            passed[0], passed[1], pair[0], pair[1], rook[0], rook[1], 0, race, 0, activity]
+            passed[0], passed[1], pair[0], pair[1], rook[0], rook[1], 0, race, 0, activity,
+            outposts * ev.KNIGHT_OUTPOST[0], outposts * ev.KNIGHT_OUTPOST[1]]
 
 
 EVAL_FENS = [
@@ -234,6 +242,15 @@ def test_terms_see_what_they_name():
     kings = "4k3/8/8/8/1p5P/8/8/4K3 w - - 0 1"
     assert terms(kings, 0)["king activity"] == (0, -3 * ev.KING_PAWN_DISTANCE)
     assert terms(kings, 1)["king activity"] == (0, -4 * ev.KING_PAWN_DISTANCE)
+    # Knight outposts: e5 is defended by d4 and no black pawn stands on d6-d7 or f6-f7. A
+    # black pawn on f7 could chase it; on e3 (its 3rd rank) it is no outpost; black's d5
+    # knight, defended by e6, stands on black's 4th rank.
+    outpost = terms("4k3/8/8/4N3/3P4/8/8/4K3 w - - 0 1", 0)
+    assert outpost["knight outposts"] == ev.KNIGHT_OUTPOST
+    assert terms("4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1", 0)["knight outposts"] == (0, 0)
+    assert terms("4k3/8/8/8/8/4N3/3P4/4K3 w - - 0 1", 0)["knight outposts"] == (0, 0)
+    black = terms("4k3/8/4p3/3n4/8/8/8/4K3 b - - 0 1", 1)
+    assert black["knight outposts"] == ev.KNIGHT_OUTPOST
     pair = terms("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", 0)
     assert pair["bishop pair"] == ev.BISHOP_PAIR
     rooks = terms("4k3/p7/8/8/8/8/1P6/R3K2R w - - 0 1", 0)   # a: half-open, h: open
