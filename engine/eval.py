@@ -10,8 +10,8 @@ it to prove the incremental sums.
 mobility, attacks on the enemy king's zone, the pawn shelter in front of the own king,
 isolated, doubled, backward and pawn-defended pawns, passed pawns by rank, the bishop pair,
 rooks on open or half-open files, knight outposts, and in the end game the kings' race to
-the square in front of a passed pawn and each king's mean distance to the pawns. `side_terms` returns them one by
-one so that the `eval` command and the tests can see each.
+the square in front of a passed pawn and each king's mean distance to the pawns.
+`side_terms` returns them one by one so that the `eval` command and the tests can see each.
 """
 import numpy as np
 
