@@ -20,7 +20,8 @@ from engine.attacks import bishop_attacks, king_attacks, knight_attacks, rook_at
 from engine.bitboard import lsb, popcount
 from engine.types import (
     BISHOP, EMPTY, FILE_A, FILE_H, I_PHASE, I_PST_EG, I_PST_MG, KING, KNIGHT, OCC, PAWN, QUEEN,
-    ROOK, ST_EG, ST_MG, ST_PHASE, ST_SIDE, U0, U1, U_FILE, U_FRONT_SPAN,
+    RANK_3, RANK_4, RANK_5, RANK_6, ROOK, ST_EG, ST_MG, ST_PHASE, ST_SIDE, U0, U1, U_FILE,
+    U_FRONT_SPAN,
     U_KING_BOX, U_PASSED_SPAN, WHITE,
 )
 
@@ -111,7 +112,7 @@ ROOK_HALF_OPEN_FILE = (12, 6)
 # A knight outpost: a knight on its 4th-6th rank, defended by an own pawn, on a square no
 # enemy pawn can ever attack (none on the files beside it, ahead of it).
 KNIGHT_OUTPOST = (22, 21)
-OUTPOST_RANKS = (np.uint64(0x0000FFFFFF000000), np.uint64(0x000000FFFFFF0000))   # by colour
+OUTPOST_RANKS = (RANK_4 | RANK_5 | RANK_6, RANK_3 | RANK_4 | RANK_5)   # by colour
 # Passer race (end game only): for a passed pawn on its 4th rank or beyond, the square in
 # front of it (where it must go next) scores the enemy king's distance to it times
 # PASSER_KING_THEM minus the own king's times PASSER_KING_US (distances capped at 5), plus
