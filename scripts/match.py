@@ -11,6 +11,9 @@ Openings come from data/books (8moves_v3.pgn or noob_3moves.epd), each played
 with both colours. Games end by python-chess's rules (mate, stalemate, threefold
 repetition, 50 moves, insufficient material), by a time forfeit, an illegal move, a crash
 or a stall (no answer within the clock plus --stall-margin); these are counted per engine.
+Optional adjudication by the engines' own scores saves time in decided or dead-drawn games,
+with the meaning cutechess-cli gives its options (`-draw movenumber=40 movecount=8 score=10
+-resign movecount=4 score=700` is `--draw-adjudication 40 8 10 --resign-adjudication 4 700`).
 Results: W/D/L, score, Elo difference with a 95% interval, LOS, and the SPRT log-likelihood
 ratio when --sprt is given.
 """
@@ -116,6 +119,47 @@ def parse_tc(tc: str):
     return float(base), float(inc or 0)
 
 
+class Adjudicator:
+    """Ends a game early by the scores the engines report with their moves.
+
+    Draw (move_number, move_count, score): once `move_number` full moves are on the board,
+    the game is drawn when the last 2 x `move_count` moves (both engines' moves, one after
+    another) were each reported within `score` centipawns of 0.
+    Resignation (move_count, score): an engine whose last `move_count` moves each reported
+    `score` centipawns or more against itself loses.
+    A move without a score (no search reported one) breaks every run, as in cutechess-cli.
+    Mate scores count as far beyond any threshold.
+    """
+
+    MATE_CP = 100_000
+
+    def __init__(self, draw=None, resign=None):
+        self.draw = draw
+        self.resign = resign
+        self.draw_run = 0
+        self.resign_runs = {True: 0, False: 0}   # chess.WHITE / chess.BLACK
+
+    def add(self, board, side, score):
+        """Record the move `side` just played (now on `board`) with its reported score
+        (a chess.engine.PovScore or None); return "1-0", "0-1", "1/2-1/2" or None."""
+        if score is None:
+            self.draw_run = 0
+            self.resign_runs[side] = 0
+            return None
+        cp = score.pov(side).score(mate_score=self.MATE_CP)
+        if self.draw is not None:
+            move_number, move_count, threshold = self.draw
+            self.draw_run = self.draw_run + 1 if abs(cp) <= threshold else 0
+            if board.ply() // 2 >= move_number and self.draw_run >= 2 * move_count:
+                return "1/2-1/2"
+        if self.resign is not None:
+            move_count, threshold = self.resign
+            self.resign_runs[side] = self.resign_runs[side] + 1 if cp <= -threshold else 0
+            if self.resign_runs[side] >= move_count:
+                return "0-1" if side else "1-0"   # side True is white: white resigns
+        return None
+
+
 class Player:
     def __init__(self, name, command, options, protocol="uci"):
         import chess.engine
@@ -141,8 +185,9 @@ class Player:
 
 
 def play_game(players, white_index, opening, tc, stall_margin, max_plies, nodes=None, depth=None,
-              move_timeout=60.0):
+              move_timeout=60.0, draw_rule=None, resign_rule=None):
     """One game; returns (result for engine 1 in {1, 0.5, 0}, pgn game, fault or None).
+    `draw_rule` and `resign_rule` set the Adjudicator's rules (None: that rule is off).
     With an untimed control (base None) no clock is kept, so no move can lose on time: a
     node or depth limit per move makes the game independent of the machine's load."""
     import chess
@@ -168,6 +213,7 @@ def play_game(players, white_index, opening, tc, stall_margin, max_plies, nodes=
     node = game.end()
     fault = None
     result = None
+    adjudicator = Adjudicator(draw_rule, resign_rule)
     while result is None:
         outcome = board.outcome(claim_draw=True)
         if outcome is not None:
@@ -190,7 +236,8 @@ def play_game(players, white_index, opening, tc, stall_margin, max_plies, nodes=
         start = time.perf_counter()
         loser = "0-1" if side == chess.WHITE else "1-0"
         try:
-            played = _play_with_deadline(player, board, limit, deadline, game)
+            played = _play_with_deadline(player, board, limit, deadline, game,
+                                         draw_rule is not None or resign_rule is not None)
             move = played.move
         except chess.engine.EngineTerminatedError:
             fault, result = (player.name, "crash"), loser
@@ -212,6 +259,11 @@ def play_game(players, white_index, opening, tc, stall_margin, max_plies, nodes=
             break
         board.push(move)
         node = node.add_variation(move)
+        verdict = adjudicator.add(board, side, (played.info or {}).get("score"))
+        if verdict is not None and board.outcome(claim_draw=True) is None:   # rules first
+            result = verdict
+            game.headers["Termination"] = ("adjudication: draw by score" if verdict == "1/2-1/2"
+                                           else f"adjudication: {player.name} resigns by score")
     if fault:
         game.headers["Termination"] = fault[1]
     game.headers["Result"] = result
@@ -220,14 +272,17 @@ def play_game(players, white_index, opening, tc, stall_margin, max_plies, nodes=
     return score_engine1, game, fault
 
 
-def _play_with_deadline(player, board, limit, seconds, game):
+def _play_with_deadline(player, board, limit, seconds, game, want_score=False):
     """engine.play, but a stalled engine (no bestmove within `seconds`) raises TimeoutError
-    and is killed (python-chess itself waits forever on a clock-only limit)."""
+    and is killed (python-chess itself waits forever on a clock-only limit). With
+    `want_score` the result's info carries the engine's last reported score."""
+    import chess.engine
     box = {}
+    info = chess.engine.INFO_SCORE if want_score else chess.engine.INFO_NONE
 
     def call():
         try:
-            box["result"] = player.engine.play(board, limit, game=game)
+            box["result"] = player.engine.play(board, limit, game=game, info=info)
         except Exception as exc:   # re-raised in the caller
             box["error"] = exc
 
@@ -275,13 +330,21 @@ def _options(pairs):
 @click.option("--max-plies", default=400, show_default=True, help="Adjudicate a draw after.")
 @click.option("--results", "results_path", default=None,
               help="Append the result as a Markdown table row (the README's gauntlet table) here.")
+@click.option("--draw-adjudication", type=int, nargs=3, default=None,
+              metavar="MOVENUMBER MOVECOUNT SCORE",
+              help="Draw once MOVENUMBER full moves are played and both engines' last MOVECOUNT "
+                   "moves each scored within SCORE cp of 0 (cutechess-cli's -draw); e.g. 40 8 10.")
+@click.option("--resign-adjudication", type=int, nargs=2, default=None, metavar="MOVECOUNT SCORE",
+              help="An engine whose last MOVECOUNT moves each scored SCORE cp or more against "
+                   "itself loses (cutechess-cli's -resign); e.g. 4 700.")
 @click.option("--sprt", is_flag=True, help="Stop as soon as the SPRT accepts a hypothesis.")
 @click.option("--elo0", default=0.0, show_default=True)
 @click.option("--elo1", default=10.0, show_default=True)
 @click.option("--alpha", default=0.05, show_default=True)
 @click.option("--beta", default=0.05, show_default=True)
 def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2, games, tc, nodes, depth,
-         move_timeout, book, seed, concurrency, pgn_path, stall_margin, max_plies, results_path, sprt, elo0, elo1, alpha, beta):
+         move_timeout, book, seed, concurrency, pgn_path, stall_margin, max_plies, results_path,
+         draw_adjudication, resign_adjudication, sprt, elo0, elo1, alpha, beta):
     from tqdm import tqdm
     # xboard engines chat (Phalanx: "you play both", ...); python-chess logs each such line.
     logging.getLogger("chess.engine").setLevel(logging.ERROR)
@@ -313,7 +376,8 @@ def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2,
         if stop.is_set():
             return
         score, game, fault = play_game(players(), white_index, opening, parse_tc(tc),
-                                       stall_margin, max_plies, nodes, depth, move_timeout)
+                                       stall_margin, max_plies, nodes, depth, move_timeout,
+                                       draw_adjudication, resign_adjudication)
         if fault and fault[1] not in ("time forfeit", "illegal move"):
             # A crashed, stalled or confused engine is restarted for the next game (after a
             # time forfeit or an illegal move both engines are fine and keep playing: a

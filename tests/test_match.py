@@ -68,3 +68,64 @@ def test_untimed_control_needs_a_move_limit(match):
     assert match.parse_tc("10+0.1") == (10.0, 0.1)
     result = CliRunner().invoke(match.main, ["--engine1", "x", "--engine2", "y", "--tc", "inf"])
     assert result.exit_code != 0 and "--nodes or --depth" in result.output
+
+
+def _adjudicate(match, rules, scores, start_ply=80):
+    """Feed `scores` (white's move first, centipawns from the mover's view, None for no
+    score) to an Adjudicator on a board `start_ply` plies into a game; return the verdict
+    and the number of moves it took."""
+    import chess
+    import chess.engine
+    adjudicator = match.Adjudicator(*rules)
+    board = chess.Board()
+    board.fullmove_number = start_ply // 2 + 1
+    for count, cp in enumerate(scores, 1):
+        side = board.turn
+        board.push(chess.Move.null())
+        score = None if cp is None else chess.engine.PovScore(chess.engine.Cp(cp), side)
+        verdict = adjudicator.add(board, side, score)
+        if verdict is not None:
+            return verdict, count
+    return None, len(scores)
+
+
+def test_draw_adjudication_needs_both_engines_near_zero_long_enough(match):
+    rule = ((40, 8, 10), None)
+    assert _adjudicate(match, rule, [5, -3] * 8) == ("1/2-1/2", 16)
+    assert _adjudicate(match, rule, [5, -3] * 7 + [5, 11]) == (None, 16)       # one too far
+    assert _adjudicate(match, rule, [5, -3] * 4 + [None] + [5] * 16) == ("1/2-1/2", 25)
+    assert _adjudicate(match, rule, [0] * 30, start_ply=20)[0] is None         # before move 40
+
+
+def test_resignation_needs_one_engine_losing_on_consecutive_own_moves(match):
+    rule = (None, (4, 700))
+    # White reports -750 four times in a row (black's moves in between do not count).
+    assert _adjudicate(match, rule, [-750, 750] * 4) == ("0-1", 7)
+    assert _adjudicate(match, rule, [750, -750] * 4) == ("1-0", 8)
+    assert _adjudicate(match, rule, [-750, 750, -750, 750, -600, 750, -750, 750]) == (None, 8)
+    assert _adjudicate(match, rule, [-750, 0, -750, 0, None, 0, -750, 0, -750]) == (None, 9)
+
+
+def test_a_mate_score_counts_beyond_every_threshold(match):
+    import chess.engine
+    adjudicator = match.Adjudicator(None, (1, 700))
+    board = chess.Board()
+    mated = chess.engine.PovScore(chess.engine.Mate(-3), chess.WHITE)
+    assert adjudicator.add(board, chess.WHITE, mated) == "0-1"
+
+
+def test_adjudicated_two_game_match(match, tmp_path):
+    """Depth-limited games (no clock) between two TwoBigs with both rules on, from the first
+    move on: every game ends by the rules of chess, by adjudication or at the ply limit."""
+    engine = f"{sys.executable} {ROOT / 'uci_main.py'}"
+    pgn = tmp_path / "games.pgn"
+    result = CliRunner().invoke(match.main, [
+        "--engine1", engine, "--engine2", engine, "--name1", "A", "--name2", "B", "--games", "2",
+        "--tc", "inf", "--depth", "3", "--move-timeout", "300", "--max-plies", "200",
+        "--draw-adjudication", "0", "2", "1000", "--resign-adjudication", "1", "1000",
+        "--pgn", str(pgn)])
+    assert result.exit_code == 0, result.output
+    text = pgn.read_text()
+    assert text.count("[Result ") == 2
+    # With every score within 1000 cp, the draw rule ends each game 4 plies after the book.
+    assert text.count('[Termination "adjudication: draw by score"]') == 2, text
