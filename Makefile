@@ -85,9 +85,11 @@ match-selfplay: experiments-deps
 GAMES       ?= 100
 CONCURRENCY ?= 1
 GAUNTLET_ELO ?= 2400 2200 2100
+# Adjudication (off unless set), e.g. ADJUDICATE="--draw-adjudication 40 8 10 --resign-adjudication 4 700"
+ADJUDICATE ?=
 MATCH := $(BIN)/python scripts/match.py --engine1 $(BIN)/twobig --name1 TwoBig --games $(GAMES) \
 	--tc 10+0.1 --concurrency $(CONCURRENCY) --results docs/gauntlet.md --option1 Hash=16 \
-	--option1 Threads=1
+	--option1 Threads=1 $(ADJUDICATE)
 gauntlet: experiments-deps
 	mkdir -p docs/gauntlet
 	for elo in $(GAUNTLET_ELO); do \
