@@ -432,14 +432,26 @@ def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2,
                                             else "no illegal moves, crashes, stalls or time forfeits"))
         click.echo(fault_lines[-1])
     if results_path:
-        row = results_row(names, option2, tc, concurrency, w, d, l, "; ".join(fault_lines))
+        row = results_row(names, option2, tc, concurrency, w, d, l, "; ".join(fault_lines),
+                          adjudication_label(draw_adjudication, resign_adjudication))
         with open(results_path, "a") as handle:
             handle.write(row + "\n")
         click.echo(f"appended to {results_path}: {row}")
 
 
-def results_row(names, option2, tc, concurrency, w, d, l, faults):
-    """| opponent | tc | games | W/D/L | score | Elo [95%] | faults | date | commit |"""
+def adjudication_label(draw_rule, resign_rule) -> str:
+    """How the rows name the adjudication rules in force ("" when none)."""
+    parts = []
+    if draw_rule is not None:
+        parts.append("draw {} {} {}".format(*draw_rule))
+    if resign_rule is not None:
+        parts.append("resign {} {}".format(*resign_rule))
+    return f"adjudication: {', '.join(parts)}" if parts else ""
+
+
+def results_row(names, option2, tc, concurrency, w, d, l, faults, adjudication=""):
+    """| opponent | tc | games | W/D/L | score | Elo [95%] | faults | date | commit |; the
+    adjudication in force, if any, goes into the time-control cell."""
     import datetime
     import subprocess
     elo, lo, hi, _ = elo_summary(w, d, l)
@@ -450,7 +462,8 @@ def results_row(names, option2, tc, concurrency, w, d, l, faults):
     except (OSError, subprocess.CalledProcessError):
         commit = "?"
     opponent = names[1] + "".join(f" {opt}" for opt in option2)
-    return (f"| {names[0]} vs {opponent} | {tc} (concurrency {concurrency}) | {games} | {w}/{d}/{l} "
+    conditions = f"concurrency {concurrency}" + (f"; {adjudication}" if adjudication else "")
+    return (f"| {names[0]} vs {opponent} | {tc} ({conditions}) | {games} | {w}/{d}/{l} "
             f"| {(w + d / 2) / max(games, 1):.1%} | {elo:+.0f} [{lo:+.0f}, {hi:+.0f}] | {faults} "
             f"| {datetime.date.today().isoformat()} | {commit} |")
 

@@ -42,6 +42,12 @@ def test_results_row_has_every_column(match):
     assert len(cells) == 9
     assert cells[0] == "TwoBig vs Stockfish UCI_Elo=2200"
     assert cells[2:6] == ["100", "30/40/30", "50.0%", "+0 [-53, +53]"]
+    assert cells[1] == "10+0.1 (concurrency 2)"
+    label = match.adjudication_label((40, 8, 10), (4, 700))
+    assert label == "adjudication: draw 40 8 10, resign 4 700"
+    assert match.adjudication_label(None, None) == ""
+    row = match.results_row(("TwoBig", "Stockfish"), (), "10+0.1", 2, 1, 1, 1, "none", label)
+    assert "| 10+0.1 (concurrency 2; adjudication: draw 40 8 10, resign 4 700) |" in row
 
 
 def test_two_game_match_between_two_twobigs(match, tmp_path):
