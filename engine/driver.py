@@ -30,7 +30,7 @@ from engine.search import (
     K_SELDEPTH, K_STOP, PROFILE_PAPER, PROFILE_PLAY, SearchState, new_search_state, search_root,
 )
 from engine.timeman import Clock
-from engine.tt import set_store_rules, tt_hashfull, tt_new_search
+from engine.tt import set_sharing, set_store_rules, tt_hashfull, tt_new_search
 from engine.types import INFINITE, MATE, MATE_BOUND, MAX_SEARCH_DEPTH, ST_SIDE
 
 ASPIRATION_PAPER = 100   # ALIBABA: one pawn, then open on the failing side
@@ -246,6 +246,7 @@ class Searcher:
         set_store_rules(tt, self.profile == PROFILE_PLAY)
         # The paper profile (the thesis' experiments) is single-threaded and deterministic.
         helpers = self.helpers if self.profile == PROFILE_PLAY else []
+        set_sharing(tt, len(helpers) > 0)
         # `go nodes N` counts every thread's nodes: each gets an equal share of N.
         ctrl[K_MAX_NODES] = -(-limits.nodes // (len(helpers) + 1)) if limits.nodes else 0
         for helper in helpers:

@@ -7,7 +7,7 @@ pays for sorting the rest.
 """
 import numpy as np
 
-from engine._jit import jit
+from engine._jit import jit, jit_inline
 from engine.attacks import bishop_attacks, rook_attacks
 from engine.codec import (
     move_flag, move_from, move_is_en_passant, move_to, piece_of, piece_type_of, promotion_type,
@@ -64,13 +64,17 @@ def score_moves(P, S, moves, scores, start, end, pv_move, tt_move, ply, side, us
             scores[i] = S.history[side, move_from(move), move_to(move)]
 
 
-@jit
+@jit_inline
 def pick_next(moves, scores, i, end):
     """Swap the best-scored move of moves[i:end] into place i and return it."""
-    best = i
+    # The first move of the highest score, found in two passes: the maximum (a reduction
+    # the compiler vectorises), then its first place (usually near the front).
+    top = scores[i]
     for j in range(i + 1, end):
-        if scores[j] > scores[best]:
-            best = j
+        top = max(top, scores[j])
+    best = i
+    while scores[best] != top:
+        best += 1
     if best != i:
         moves[i], moves[best] = moves[best], moves[i]
         scores[i], scores[best] = scores[best], scores[i]

@@ -211,6 +211,14 @@ def _move_in_list(moves, start, end, move):
 
 
 @jit
+def _any_gives_check(P, T, moves, start, end):
+    for i in range(start, end):
+        if gives_check(P, T, moves[i]):
+            return True
+    return False
+
+
+@jit
 def _tracks_lines(tt, paper):
     """This search keeps n-ply lines (module docstring): PAPER with a table of n > 1."""
     return paper and tt_enabled(tt) and tt_line_plies(tt) > 1
@@ -428,6 +436,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     pruned_bound = static + FUTILITY_MARGIN * depth if futile else alpha
     late_moves = LMP_BASE + depth * depth if improving else (LMP_BASE + depth * depth) * 2 // 3
     pruned = False
+    rest_scanned = False
     for i in range(start, end):
         move = pick_next(S.moves, S.scores, i, end)
         quiet = not is_capture(P, move) and not move_is_promotion(move)
@@ -435,6 +444,14 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         if (prune_quiets and plain_quiet and searched > 0 and best > -MATE_BOUND
                 and (futile or i - start >= late_moves) and not gives_check(P, T, move)):
             pruned = True   # checking moves are never pruned: they may mate
+            if not rest_scanned:
+                # Ordering puts plain quiet moves last, and the condition above stays true
+                # while nothing is searched: every later move is pruned too unless it gives
+                # check. With no check among them the node is done; the selection sort
+                # would only pick each of them to skip it.
+                rest_scanned = True
+                if not _any_gives_check(P, T, S.moves, i + 1, end):
+                    break
             continue
         make_move(P, T, move)
         tt_prefetch(tt, current_key(P))

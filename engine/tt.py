@@ -58,6 +58,8 @@ Sharing the table between search threads (Lazy SMP, UCI `Threads`):
     same position twice, both copies valid, which a probe reads correctly. A store that
     finds the lock busy for engine.atomic.LOCK_SPINS tries is dropped (a lost hint, not a
     broken bucket). One thread (the thesis' experiments) never waits and stays exact.
+  - A table searched by one thread (C_SHARED = 0, set by the driver through set_sharing)
+    takes no lock: the lock word is a second cache miss per store, for nothing.
   - The ANCIENT probe's "used" mark is a write: it is made only if the lock is free at once.
 
 Replacement, when a store finds its bucket holding other positions (a type-2 collision),
@@ -145,7 +147,10 @@ C_SAME_DEPTH = 11  # 1: use a stored score only if its depth EQUALS the remainin
                    #    search with the table returns exactly the score of one without
 C_PLAY_RULES = 12 # store rules: 0 the thesis' (paper profile), 1 the play profile's
 C_PV_PLIES = 13   # n of the n-ply PV stored per entry (thesis 2.7.3): 1 = the best move only
-C_LEN = 14
+C_SHARED = 14     # 1: other threads may store at the same time, so stores take the bucket's
+                  #    lock; 0: one thread owns the table (the lock word, another cache
+                  #    miss per store, is left alone). New tables start shared (safe).
+C_LEN = 15
 
 # stats fields (reset by new_search)
 S_PROBES = 0        # lookups
@@ -544,10 +549,13 @@ def tt_store_line(tt, key, ply, move, score, depth, bound, size, line):
     else:
         line = line_cut(line, tt.conf[C_PV_PLIES] - 1)
     bucket = _bucket_of(tt, key)
+    base = bucket * tt.conf[C_WAYS] * WORDS
+    if tt.conf[C_SHARED] == 0:
+        _store_locked(tt, base, key, move, score, depth, bound, size, line)
+        return
     if not try_lock(tt.locks, bucket, LOCK_SPINS):
         return
-    _store_locked(tt, bucket * tt.conf[C_WAYS] * WORDS, key, move, score, depth, bound, size,
-                  line)
+    _store_locked(tt, base, key, move, score, depth, bound, size, line)
     unlock(tt.locks, bucket)
 
 
@@ -825,6 +833,7 @@ def new_table(mb: float = None, positions: int = None, scheme: int = DEFAULT_SCH
     conf[C_USE_MOVE] = conf[C_USE_SCORE] = conf[C_USE_EXACT] = conf[C_USE_BOUNDS] = 1
     conf[C_ENABLED] = 1
     conf[C_PV_PLIES] = int(pv_plies)
+    conf[C_SHARED] = 1
     # np.zeros maps zero pages lazily: even 1 GB is "allocated and cleared" at once.
     slots = np.zeros(buckets * ways * WORDS, dtype=np.uint64)
     places = 1 << max(1, (2 * distinct_keys - 1).bit_length()) if distinct_keys > 0 else 1
@@ -859,6 +868,12 @@ def table_entries(tt: TT) -> int:
 def set_store_rules(tt: TT, play: bool) -> None:
     """Choose the store rules (module docstring): the play profile's, or the thesis'."""
     tt.conf[C_PLAY_RULES] = 1 if play else 0
+
+
+def set_sharing(tt: TT, shared: bool) -> None:
+    """Whether other threads may store into the table during the next search (C_SHARED):
+    with one thread, stores skip the bucket locks."""
+    tt.conf[C_SHARED] = 1 if shared else 0
 
 
 def clear_table(tt: TT) -> TT:

@@ -318,3 +318,42 @@ def test_prefetch_changes_nothing():
             T.tt_prefetch(tt, np.uint64(k * 0x2545F4914F6CDD1D % 2 ** 64))
         assert all(np.array_equal(a, b) for a, b in zip(before, tt))
     _prefetch_far(tt.slots)
+
+
+@pytest.mark.parametrize("scheme", [T.TWOBIG1, T.DEEP, T.AGE])
+def test_unshared_table_stores_the_same_without_locks(scheme):
+    """A table one thread owns (set_sharing False) skips the bucket locks: the same stores
+    leave the same slots as in a shared table, and no lock word is touched. A lock held by
+    someone else would make a shared table drop the store, so holding every lock tells the
+    two paths apart."""
+    tables = []
+    for shared in (True, False):
+        tt = T.new_table(positions=16, scheme=scheme)
+        T.tt_new_search(tt)
+        T.set_sharing(tt, shared)
+        for k in range(1, 300):
+            store(tt, np.uint64(k * 0x9E3779B97F4A7C15 % 2 ** 64), depth=k % 7, size=k % 11,
+                  move=k)
+        tables.append(tt)
+    assert np.array_equal(tables[0].slots, tables[1].slots)
+    assert not tables[1].locks.any()
+    held = T.new_table(positions=16, scheme=scheme)
+    T.tt_new_search(held)
+    held.locks[:] = 1
+    T.set_sharing(held, True)
+    store(held, 5)
+    assert not present(held, 5)          # the lock was busy: the store was dropped
+    T.set_sharing(held, False)
+    store(held, 5)
+    assert present(held, 5)
+
+
+def test_driver_shares_the_table_only_with_helper_threads():
+    from engine.board import Board
+    from engine.driver import Limits
+    from engine.session import Session
+    session = Session(hash_mb=1)
+    for threads, shared in ((2, 1), (1, 0)):
+        session.set_threads(threads)
+        session.search(Board(), Limits(depth=3))
+        assert session.table.conf[T.C_SHARED] == shared
