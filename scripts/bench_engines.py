@@ -10,6 +10,7 @@ node is, not how strong the search is.
 
     python scripts/bench_engines.py [--engine toga2=/usr/games/toga2] [--seconds 5]
 """
+import shlex
 import sys
 from pathlib import Path
 
@@ -30,7 +31,7 @@ POSITIONS = [
 
 def speed(command, fen, seconds):
     """(nodes, nodes per second) of one fixed-time search."""
-    engine = chess.engine.SimpleEngine.popen_uci(command)
+    engine = chess.engine.SimpleEngine.popen_uci(shlex.split(command))
     try:
         options = {name: value for name, value in (("Threads", 1), ("Hash", 16))
                    if name in engine.options}
@@ -47,7 +48,7 @@ def speed(command, fen, seconds):
 @click.command()
 @click.option("--twobig", default=str(ROOT / ".venv" / "bin" / "twobig"), show_default=True)
 @click.option("--engine", "others", multiple=True, default=["toga2=/usr/games/toga2"],
-              show_default=True, help="NAME=COMMAND of an engine to compare with.")
+              show_default=True, help="NAME=COMMAND of an engine to compare with (a command line: arguments allowed).")
 @click.option("--seconds", default=5.0, show_default=True)
 def main(twobig, others, seconds):
     engines = [("twobig", twobig)] + [tuple(item.split("=", 1)) for item in others]
