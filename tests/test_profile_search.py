@@ -1,0 +1,31 @@
+"""scripts/profile_search.py: numba's symbols read as module.function, and a perf report's
+lines add up per function (its specialisations merged)."""
+from conftest import load_script
+
+SEARCH = ("_ZN6engine6search6searchB4v158B48c8tJTIeFIjxB2IKSgI4CrvSCKg1MMYiAhicRsBpNAA_3d_3d"
+          "E194Position_28array_28uint64_2c_201d_2c_20C_29")
+SIDE_0 = "_ZN6engine4eval11_side_termsB4v133B38c8tJTIeFIjxE23Literal_5bint_5d_280_29b"
+SIDE_1 = "_ZN6engine4eval11_side_termsB4v121B38c8tJTIeFIjxE23Literal_5bint_5d_281_29b"
+
+
+def test_demangle_names_module_and_function():
+    script = load_script("profile_search")
+    assert script.demangle(SEARCH) == "engine.search.search"
+    assert script.demangle(SIDE_0) == "engine.eval._side_terms"
+    assert script.demangle("gc_collect_main") == "gc_collect_main"
+
+
+def test_shares_merge_specialisations_and_sort():
+    script = load_script("profile_search")
+    report = "\n".join([
+        "# Samples: 12K of event 'cycles'",
+        f"    22.70%  [.] {SEARCH}",
+        f"     4.93%  [.] {SIDE_0}",
+        f"     4.90%  [.] {SIDE_1}",
+        "     2.15%  [.] __memset_avx512_unaligned_erms",
+        "     0.31%  [k] _raw_spin_unlock_irqrestore",
+    ])
+    got = script.shares(report)
+    assert [name for _, name in got] == ["engine.search.search", "engine.eval._side_terms",
+                                         "__memset_avx512_unaligned_erms"]
+    assert abs(got[1][0] - 9.83) < 1e-9
