@@ -549,14 +549,13 @@ def tt_store_line(tt, key, ply, move, score, depth, bound, size, line):
     else:
         line = line_cut(line, tt.conf[C_PV_PLIES] - 1)
     bucket = _bucket_of(tt, key)
-    base = bucket * tt.conf[C_WAYS] * WORDS
-    if tt.conf[C_SHARED] == 0:
-        _store_locked(tt, base, key, move, score, depth, bound, size, line)
+    shared = tt.conf[C_SHARED] != 0
+    if shared and not try_lock(tt.locks, bucket, LOCK_SPINS):
         return
-    if not try_lock(tt.locks, bucket, LOCK_SPINS):
-        return
-    _store_locked(tt, base, key, move, score, depth, bound, size, line)
-    unlock(tt.locks, bucket)
+    _store_locked(tt, bucket * tt.conf[C_WAYS] * WORDS, key, move, score, depth, bound, size,
+                  line)
+    if shared:
+        unlock(tt.locks, bucket)
 
 
 @jit

@@ -48,7 +48,8 @@ def speed(command, fen, seconds):
 @click.command()
 @click.option("--twobig", default=str(ROOT / ".venv" / "bin" / "twobig"), show_default=True)
 @click.option("--engine", "others", multiple=True, default=["toga2=/usr/games/toga2"],
-              show_default=True, help="NAME=COMMAND of an engine to compare with (a command line: arguments allowed).")
+              show_default=True,
+              help="NAME=COMMAND of an engine to compare with (a command line: arguments allowed).")
 @click.option("--seconds", default=5.0, show_default=True)
 def main(twobig, others, seconds):
     engines = [("twobig", twobig)] + [tuple(item.split("=", 1)) for item in others]

@@ -102,19 +102,29 @@ def shares(report):
 def main(depth, rounds, top):
     if shutil.which("perf") is None:
         raise click.ClickException("perf is not installed (Debian: apt-get install linux-perf)")
-    os.environ["TWOBIG_CACHE_DIR"] = tempfile.mkdtemp(prefix="twobig-profile-")
+    scratch = Path(tempfile.mkdtemp(prefix="twobig-profile-"))   # cache and perf data
+    try:
+        profile(scratch, depth, rounds, top)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def profile(scratch, depth, rounds, top):
+    os.environ["TWOBIG_CACHE_DIR"] = str(scratch / "numba")
     from engine.bench import run_bench
     click.echo("compiling the kernels (a fresh cache, so that their functions can be listed) ...")
     run_bench(5, echo=None)
     functions = compiled_functions()
     if not functions:
-        raise click.ClickException("numba kept no LLVM modules: this numba version is not supported")
+        raise click.ClickException(
+            "numba kept no LLVM modules: this numba version is not supported")
     map_path = write_perf_map(functions)
     gc.collect()
     gc.freeze()     # the compiler's garbage would otherwise make collections slow and loud
-    data = Path(tempfile.mkdtemp(prefix="twobig-perf-")) / "perf.data"
-    recorder = subprocess.Popen(["perf", "record", "-q", "-p", str(os.getpid()), "-o", str(data)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    data = scratch / "perf.data"
+    recorder = subprocess.Popen(
+        ["perf", "record", "-q", "-p", str(os.getpid()), "-o", str(data)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1.0)     # perf attaches
     nodes = seconds = 0
     for _ in range(rounds):
