@@ -20,7 +20,7 @@ import numpy as np
 
 from engine._jit import jit
 from engine.attacks import (
-    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 )
 from engine.bitboard import lsb
 from engine.codec import (
@@ -167,6 +167,62 @@ def gives_check(P, T, move):
         diagonal |= to_bit
         straight |= to_bit
     return ((bishop_attacks(T, king, occ) & diagonal) | (rook_attacks(T, king, occ) & straight)) != U0
+
+
+@jit
+def check_info(P, T):
+    """What `gives_check_with` needs to know of the enemy king, computed once for the many
+    moves of a node: (its square, the squares from which our pawn / knight / bishop / rook
+    would attack it, our pieces that are the only blocker between one of our sliders and
+    it). A queen checks from the bishop's or the rook's squares."""
+    bb = P.bb
+    us = side_to_move(P)
+    king = king_square(P, us ^ 1)
+    occ = bb[OCC] | bb[OCC + 1]
+    diagonal = bb[piece_of(us, BISHOP)] | bb[piece_of(us, QUEEN)]
+    straight = bb[piece_of(us, ROOK)] | bb[piece_of(us, QUEEN)]
+    snipers = ((bishop_attacks(T, king, U0) & diagonal)
+               | (rook_attacks(T, king, U0) & straight))
+    discoverers = U0
+    while snipers:
+        sniper = lsb(snipers)
+        snipers &= snipers - U1
+        blockers = between(T, sniper, king) & occ
+        if blockers != U0 and blockers & (blockers - U1) == U0 and blockers & bb[OCC + us]:
+            discoverers |= blockers
+    return (king, pawn_attacks(T, us ^ 1, king), knight_attacks(T, king),
+            bishop_attacks(T, king, occ), rook_attacks(T, king, occ), discoverers)
+
+
+@jit
+def gives_check_with(P, T, move, info):
+    """gives_check(P, T, move) from `info` = check_info(P, T) of this position, cheaper for
+    ordinary moves and captures. Direct checks need no new occupancy: a piece whose own
+    departure would open its line to the king was already checking it. Castling, en
+    passant and promotions take the full test."""
+    flag = move_flag(move)
+    if flag == FLAG_CASTLE or flag == FLAG_EN_PASSANT or flag >= FLAG_PROMO_KNIGHT:
+        return gives_check(P, T, move)
+    king, pawn_squares, knight_squares, bishop_squares, rook_squares, discoverers = info
+    frm = move_from(move)
+    to_bit = U1 << np.uint64(move_to(move))
+    piece_type = piece_type_of(np.int64(P.board[frm]))
+    if piece_type == PAWN:
+        direct = pawn_squares
+    elif piece_type == KNIGHT:
+        direct = knight_squares
+    elif piece_type == BISHOP:
+        direct = bishop_squares
+    elif piece_type == ROOK:
+        direct = rook_squares
+    elif piece_type == QUEEN:
+        direct = bishop_squares | rook_squares
+    else:
+        direct = U0
+    if direct & to_bit:
+        return True
+    # Uncovered: the mover leaves the line between one of our sliders and the king.
+    return discoverers & (U1 << np.uint64(frm)) != U0 and line(T, frm, king) & to_bit == U0
 
 
 @jit

@@ -52,8 +52,8 @@ from engine.eval import evaluate, evaluate_full
 from engine.movegen import generate_moves
 from engine.movepick import ORDER_KILLER, capture_gain, is_capture, pick_next, reward_quiet, score_moves, see_at_least
 from engine.position import (
-    current_key, gives_check, in_check, make_move, make_null, repeats_as_draw, repetitions, unmake_move,
-    unmake_null,
+    check_info, current_key, gives_check_with, in_check, make_move, make_null, repeats_as_draw,
+    repetitions, unmake_move, unmake_null,
 )
 from engine.tt import (
     BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, bounded_guess, line_first, line_prepend,
@@ -211,9 +211,9 @@ def _move_in_list(moves, start, end, move):
 
 
 @jit
-def _any_gives_check(P, T, moves, start, end):
+def _any_gives_check(P, T, moves, start, end, info):
     for i in range(start, end):
-        if gives_check(P, T, moves[i]):
+        if gives_check_with(P, T, moves[i], info):
             return True
     return False
 
@@ -437,20 +437,28 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     late_moves = LMP_BASE + depth * depth if improving else (LMP_BASE + depth * depth) * 2 // 3
     pruned = False
     rest_scanned = False
+    check_info_known = False   # check_info is computed when the first pruning test needs it
+    info = (np.int64(0), U0, U0, U0, U0, U0)
     for i in range(start, end):
         move = pick_next(S.moves, S.scores, i, end)
         quiet = not is_capture(P, move) and not move_is_promotion(move)
         plain_quiet = quiet and S.scores[i] < ORDER_KILLER   # not a PV, TT or killer move
-        if (prune_quiets and plain_quiet and searched > 0 and best > -MATE_BOUND
-                and (futile or i - start >= late_moves) and not gives_check(P, T, move)):
-            pruned = True   # checking moves are never pruned: they may mate
+        prune = (prune_quiets and plain_quiet and searched > 0 and best > -MATE_BOUND
+                 and (futile or i - start >= late_moves))
+        if prune:
+            if not check_info_known:
+                info = check_info(P, T)
+                check_info_known = True
+            prune = not gives_check_with(P, T, move, info)   # checks may mate: never pruned
+        if prune:
+            pruned = True
             if not rest_scanned:
                 # Ordering puts plain quiet moves last, and the condition above stays true
                 # while nothing is searched: every later move is pruned too unless it gives
                 # check. With no check among them the node is done; the selection sort
                 # would only pick each of them to skip it.
                 rest_scanned = True
-                if not _any_gives_check(P, T, S.moves, i + 1, end):
+                if not _any_gives_check(P, T, S.moves, i + 1, end, info):
                     break
             continue
         make_move(P, T, move)

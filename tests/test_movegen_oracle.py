@@ -7,13 +7,21 @@ import chess.polyglot
 import numpy as np
 import pytest
 
+from engine._jit import jit
 from engine.board import Board, move_to_uci
+from engine.position import check_info, gives_check_with
 from lab.suites import load_perft_suites
 from engine.eval import scratch_sums
 from engine.types import ST_EG, ST_MG, ST_PHASE
 
 CASES = load_perft_suites()
 ORACLE_DEPTH = 3
+
+
+@jit
+def _gives_check_with_info(P, T, move):
+    """The search's check test: check_info of the position, then gives_check_with."""
+    return gives_check_with(P, T, move, check_info(P, T))
 
 
 def _snapshot(board):
@@ -51,7 +59,10 @@ def _walk(board, oracle, depth):
     count = 0
     for move in board.legal_moves():
         oracle_move = chess.Move.from_uci(move_to_uci(move))
-        assert board.gives_check(move) == oracle.gives_check(oracle_move), (oracle.fen(), oracle_move)
+        checks = oracle.gives_check(oracle_move)
+        assert board.gives_check(move) == checks, (oracle.fen(), oracle_move)
+        assert _gives_check_with_info(board.P, board.T, np.int64(move)) == checks, (
+            oracle.fen(), oracle_move)
         board.push(move)
         oracle.push(oracle_move)
         count += _walk(board, oracle, depth - 1)
