@@ -113,7 +113,126 @@ def king_pawn_distance(board, colour):
     return -sum(chess.square_distance(king, sq) for sq in pawns) / len(pawns)
 
 
+def _check_squares(board: chess.Board, colour: chess.Color, piece_type: int) -> int:
+    """Squares from which a piece of `colour` of this type would check the enemy king."""
+    king = board.king(not colour)
+    occupied = board.occupied
+    diagonal = chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occupied]
+    straight = (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occupied]
+                | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
+    if piece_type == chess.KNIGHT:
+        return chess.BB_KNIGHT_ATTACKS[king]
+    if piece_type == chess.BISHOP:
+        return diagonal
+    if piece_type == chess.ROOK:
+        return straight
+    return diagonal | straight
+
+
+def _checks(board, colour, unsafe):
+    """(piece, square) pairs: a knight, bishop, rook or queen of `colour` attacks a square,
+    not its own side's, from which it would check the enemy king, and `unsafe(square)` is
+    false there."""
+    count = 0
+    own = board.occupied_co[colour]
+    for piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
+        targets = _check_squares(board, colour, piece_type) & ~own
+        for sq in board.pieces(piece_type, colour):
+            for target in chess.SquareSet(board.attacks_mask(sq) & targets):
+                if not unsafe(target):
+                    count += 1
+    return count
+
+
+def safe_checks(board, colour):
+    """Checks available to a piece on a square no enemy piece or pawn attacks."""
+    return _checks(board, colour, lambda sq: board.is_attacked_by(not colour, sq))
+
+
+def checks_off_pawns(board, colour):
+    """Checks available to a piece on a square no enemy pawn attacks."""
+    their_pawn_attacks = int(_pawn_attacks(board, not colour))
+    return _checks(board, colour, lambda sq: their_pawn_attacks >> sq & 1)
+
+
+def _passed(board, colour):
+    """The passed pawns of `colour`: no enemy pawn ahead on their file or the files beside."""
+    their_pawns = board.pieces(chess.PAWN, not colour)
+    passers = []
+    for sq in board.pieces(chess.PAWN, colour):
+        file, rank = chess.square_file(sq), _relative_rank(sq, colour)
+        if not any(abs(chess.square_file(p) - file) <= 1 and _relative_rank(p, colour) > rank
+                   for p in their_pawns):
+            passers.append(sq)
+    return passers
+
+
+def bishop_pawns(board, colour):
+    """Own pawns on the squares of an own bishop's colour, summed over the bishops."""
+    own_pawns = int(board.pieces(chess.PAWN, colour))
+    count = 0
+    for sq in board.pieces(chess.BISHOP, colour):
+        squares = chess.BB_LIGHT_SQUARES if chess.BB_SQUARES[sq] & chess.BB_LIGHT_SQUARES \
+            else chess.BB_DARK_SQUARES
+        count += chess.popcount(own_pawns & squares)
+    return count
+
+
+def pawn_storm(board, colour):
+    """Own pawns on the enemy king's file or beside it, on their 4th-6th rank."""
+    king_file = chess.square_file(board.king(not colour))
+    return sum(1 for sq in board.pieces(chess.PAWN, colour)
+               if abs(chess.square_file(sq) - king_file) <= 1 and 3 <= _relative_rank(sq, colour) <= 5)
+
+
+def open_files_at_king(board, colour):
+    """Files at or beside the enemy king with no pawn of either colour."""
+    king_file = chess.square_file(board.king(not colour))
+    pawns = int(board.pieces(chess.PAWN, chess.WHITE) | board.pieces(chess.PAWN, chess.BLACK))
+    return sum(1 for f in range(max(king_file - 1, 0), min(king_file + 1, 7) + 1)
+               if not pawns & chess.BB_FILES[f])
+
+
+def blocked_passers(board, colour):
+    """Enemy passed pawns whose next square one of our pieces occupies (a blockade)."""
+    count = 0
+    for sq in _passed(board, not colour):
+        step = sq + 8 if colour == chess.BLACK else sq - 8
+        if 0 <= step < 64 and board.color_at(step) == colour:
+            count += 1
+    return count
+
+
+def rook_behind_passer(board, colour):
+    """Own rooks on an own passed pawn's file, behind it."""
+    count = 0
+    for sq in _passed(board, colour):
+        for rook in board.pieces(chess.ROOK, colour):
+            if (chess.square_file(rook) == chess.square_file(sq)
+                    and _relative_rank(rook, colour) < _relative_rank(sq, colour)):
+                count += 1
+    return count
+
+
+def king_zone_attacks(board, colour):
+    """Attacks of our knights, bishops, rooks and queens on the enemy king's zone (its
+    square and neighbours), whatever the number of attackers."""
+    king = board.king(not colour)
+    zone = chess.BB_KING_ATTACKS[king] | chess.BB_SQUARES[king]
+    return sum(chess.popcount(board.attacks_mask(sq) & zone)
+               for piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+               for sq in board.pieces(piece_type, colour))
+
+
 CANDIDATES = {
+    "own pawns on an own bishop's colour": bishop_pawns,
+    "pawn storm (own pawns near the enemy king, 4th-6th rank)": pawn_storm,
+    "open file at the enemy king": open_files_at_king,
+    "enemy passed pawn blockaded": blocked_passers,
+    "rook behind an own passed pawn": rook_behind_passer,
+    "attacks on the enemy king's zone": king_zone_attacks,
+    "safe check (square not attacked by the enemy)": safe_checks,
+    "check from a square no enemy pawn attacks": checks_off_pawns,
     "tempo (side to move)": tempo,
     "rook on the seventh rank": rook_on_seventh,
     "knight outpost": knight_outposts,
@@ -137,8 +256,13 @@ def candidate_features(boards) -> np.ndarray:
 @click.command()
 @texel.game_set_options
 @click.option("--limit", default=0, help="use only the first N positions (0: all)")
-def main(pgns, skip_plies, held_out, seed, limit):
+@click.option("--only", default="", help="screen only the candidates whose name contains one of "
+              "these |-separated parts")
+def main(pgns, skip_plies, held_out, seed, limit, only):
     from engine import eval as ev
+
+    for name in [name for name in CANDIDATES if not any(part in name for part in only.split("|"))]:
+        del CANDIDATES[name]
 
     paths = [Path(p) for p in pgns] or texel.default_pgns(ROOT)
     start = time.perf_counter()
