@@ -113,20 +113,16 @@ def king_pawn_distance(board, colour):
     return -sum(chess.square_distance(king, sq) for sq in pawns) / len(pawns)
 
 
-def _check_squares(board: chess.Board, colour: chess.Color, piece_type: int) -> int:
-    """Squares from which a piece of `colour` of this type would check the enemy king."""
+def _check_squares(board: chess.Board, colour: chess.Color) -> dict:
+    """Per piece type (knight to queen): the squares from which a piece of `colour` would
+    check the enemy king."""
     king = board.king(not colour)
     occupied = board.occupied
     diagonal = chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occupied]
     straight = (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occupied]
                 | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
-    if piece_type == chess.KNIGHT:
-        return chess.BB_KNIGHT_ATTACKS[king]
-    if piece_type == chess.BISHOP:
-        return diagonal
-    if piece_type == chess.ROOK:
-        return straight
-    return diagonal | straight
+    return {chess.KNIGHT: chess.BB_KNIGHT_ATTACKS[king], chess.BISHOP: diagonal,
+            chess.ROOK: straight, chess.QUEEN: diagonal | straight}
 
 
 def _checks(board, colour, unsafe):
@@ -135,8 +131,8 @@ def _checks(board, colour, unsafe):
     false there."""
     count = 0
     own = board.occupied_co[colour]
-    for piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
-        targets = _check_squares(board, colour, piece_type) & ~own
+    for piece_type, squares in _check_squares(board, colour).items():
+        targets = squares & ~own
         for sq in board.pieces(piece_type, colour):
             for target in chess.SquareSet(board.attacks_mask(sq) & targets):
                 if not unsafe(target):
@@ -245,12 +241,12 @@ CANDIDATES = {
 }
 
 
-def candidate_features(boards) -> np.ndarray:
+def candidate_features(boards, candidates=CANDIDATES) -> np.ndarray:
     """positions x candidates: each candidate's white value minus black's."""
     rows = []
     for board in boards:
-        rows.append([f(board, chess.WHITE) - f(board, chess.BLACK) for f in CANDIDATES.values()])
-    return np.array(rows, dtype=np.float64).reshape(-1, len(CANDIDATES))
+        rows.append([f(board, chess.WHITE) - f(board, chess.BLACK) for f in candidates.values()])
+    return np.array(rows, dtype=np.float64).reshape(-1, len(candidates))
 
 
 @click.command()
@@ -261,8 +257,8 @@ def candidate_features(boards) -> np.ndarray:
 def main(pgns, skip_plies, held_out, seed, limit, only):
     from engine import eval as ev
 
-    for name in [name for name in CANDIDATES if not any(part in name for part in only.split("|"))]:
-        del CANDIDATES[name]
+    chosen = {name: feature for name, feature in CANDIDATES.items()
+              if any(part in name for part in only.split("|"))}
 
     paths = [Path(p) for p in pgns] or texel.default_pgns(ROOT)
     start = time.perf_counter()
@@ -270,7 +266,7 @@ def main(pgns, skip_plies, held_out, seed, limit, only):
     if limit:
         samples = samples[:limit]
     features = texel.extract(samples)
-    extra = candidate_features(board for _, board, _ in samples)
+    extra = candidate_features((board for _, board, _ in samples), chosen)
     print(f"{len(samples):,} quiet positions from {len(paths)} files "
           f"({time.perf_counter() - start:.0f} s)")
     mask = texel.held_out_mask(features, held_out, seed)
@@ -281,7 +277,7 @@ def main(pgns, skip_plies, held_out, seed, limit, only):
     print(f"K = {k:.4f}; held-out error of the current evaluation {before:.6f}\n")
     print("| candidate | fitted mg weight | fitted eg weight | held-out error | change |")
     print("|---|---|---|---|---|")
-    for column, name in enumerate(CANDIDATES):
+    for column, name in enumerate(chosen):
         w_mg, w_eg = texel.fit_new_term(fitting, extra[~mask, column], k)
         predicted = texel.win_probability(
             texel.with_new_term(kept_out, extra[mask, column], w_mg, w_eg), k)

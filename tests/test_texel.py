@@ -166,6 +166,38 @@ def test_screen_candidates_count_what_they_name():
     assert row["hanging piece"] == 1                # h7: the rook attacks it, nothing defends
 
 
+def test_screen_king_and_passer_candidates_count_what_they_name():
+    """The king-safety, passer and bishop candidates of scripts/texel_screen.py, white minus
+    black, on positions counted by hand."""
+    import chess
+    from tests.conftest import load_script
+
+    screen = load_script("texel_screen")
+
+    def row(fen):
+        return dict(zip(screen.CANDIDATES, screen.candidate_features([chess.Board(fen)])[0]))
+
+    # The queen d1 reaches four squares that check g8: b3 and d5 (diagonal), d8 (rank), g4
+    # (file); the black king guards none of them. No white piece touches g8's zone.
+    queen = row("6k1/8/8/8/8/8/8/3QK3 w - - 0 1")
+    assert queen["safe check (square not attacked by the enemy)"] == 4
+    assert queen["check from a square no enemy pawn attacks"] == 4
+    assert queen["attacks on the enemy king's zone"] == 0
+    # The bishop b2 and the pawn d4 stand on dark squares; d4 and d5 block each other.
+    bishop = row("4k3/8/8/3p4/3P4/8/1B6/4K3 w - - 0 1")
+    assert bishop["own pawns on an own bishop's colour"] == 1
+    assert bishop["open file at the enemy king"] == 0      # two open files each side
+    # The passer c4 has the rook c1 behind it and the black knight c5 in front; the knight
+    # alone checks (from d3), the rook c1 reaches no square that checks e8.
+    passer = row("4k3/8/8/2n5/2P5/8/8/2R1K3 w - - 0 1")
+    assert passer["rook behind an own passed pawn"] == 1
+    assert passer["enemy passed pawn blockaded"] == -1
+    assert passer["safe check (square not attacked by the enemy)"] == -1
+    # e5 is on its 5th rank, on the black king's file.
+    assert row("4k3/8/8/4P3/8/8/8/4K3 w - - 0 1")[
+        "pawn storm (own pawns near the enemy king, 4th-6th rank)"] == 1
+
+
 def test_piece_square_counts_rebuild_the_incremental_material_and_tables(tmp_path):
     samples = list(texel.quiet_positions([write_pgn(tmp_path)], skip_plies=0))
     features = texel.extract(samples)
