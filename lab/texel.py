@@ -58,6 +58,9 @@ def game_set_options(command):
         click.option("--held-out", default=0.2, show_default=True,
                      help="share of games kept out of the fit"),
         click.option("--seed", default=0, show_default=True, help="seed of the game split"),
+        click.option("--labels", type=click.Path(exists=True, dir_okay=False),
+                     help="fit to an engine's scores (a scripts/label_positions.py file) "
+                          "instead of game results; --pgn and --skip-plies are then not used"),
     ]
     for option in reversed(options):
         command = option(command)
@@ -87,6 +90,35 @@ def quiet_positions(pgn_paths: Iterable, skip_plies: int = 16):
                         yield game_index, board.copy(stack=False), result
                     board.push(move)
                 game_index += 1
+
+
+def label_target(score_cp: float) -> float:
+    """The expected score (white's view) that a labelling engine's score stands for: the
+    logistic curve of win_probability at K = 1. Only its shape matters: K is fitted to it
+    like to game results."""
+    return 1.0 / (1.0 + 10.0 ** (-score_cp / 400.0))
+
+
+def labelled_positions(path):
+    """Yield (game index, python-chess board, target) from a scripts/label_positions.py
+    file (`FEN;score;game` lines): the target is label_target of the engine's score."""
+    import chess
+
+    with open(path) as handle:
+        for line in handle:
+            fen, score, game = line.rstrip("\n").split(";")
+            yield int(game), chess.Board(fen), label_target(float(score))
+
+
+def load_samples(root, pgns, skip_plies: int, labels=None):
+    """(samples, where they came from) for the options of game_set_options: the labelled
+    positions of `labels`, else the quiet positions of the PGN files (default_pgns)."""
+    from pathlib import Path
+
+    if labels:
+        return list(labelled_positions(labels)), f"labelled in {labels}"
+    paths = [Path(p) for p in pgns] or default_pgns(root)
+    return list(quiet_positions(paths, skip_plies)), f"in {len(paths)} files"
 
 
 def extract(samples: Iterable) -> Features:
@@ -381,7 +413,8 @@ def pst_error(features: Features, X, w_mg, w_eg, k: float) -> float:
 
 def pst_tables_source(w_mg: np.ndarray, w_eg: np.ndarray) -> List[str]:
     """engine/pst.py's table definitions for the entries w_mg, w_eg (piece values kept,
-    the tables absorbing the rest), rounded, in the published layout."""
+    the tables absorbing the rest), rounded, in the published layout, with the MG_TABLES
+    and EG_TABLES tuples."""
     from engine import pst
 
     lines = []
@@ -394,4 +427,6 @@ def pst_tables_source(w_mg: np.ndarray, w_eg: np.ndarray) -> List[str]:
                 lines.append("    " + ", ".join(f"{v:4d}" for v in entries[rank * 8:rank * 8 + 8]) + ",")
             lines.append(")")
             lines.append("")
+    for phase in ("MG", "EG"):
+        lines.append(f"{phase}_TABLES = (" + ", ".join(f"{phase}_{name}" for name in names) + ")")
     return lines

@@ -8,6 +8,7 @@ not is unlikely to win games.
 
     python scripts/texel_screen.py                 # the self-play matches, docs/gauntlet/sprt_*.pgn
     python scripts/texel_screen.py --pgn games.pgn --limit 50000
+    python scripts/texel_screen.py --labels labels.txt   # judged against an engine's scores
 
 The positions and the split are those of scripts/texel_tune.py. The features are slow
 (python-chess attack queries): about 1.5 ms a position.
@@ -254,20 +255,19 @@ def candidate_features(boards, candidates=CANDIDATES) -> np.ndarray:
 @click.option("--limit", default=0, help="use only the first N positions (0: all)")
 @click.option("--only", default="", help="screen only the candidates whose name contains one of "
               "these |-separated parts")
-def main(pgns, skip_plies, held_out, seed, limit, only):
+def main(pgns, skip_plies, held_out, seed, labels, limit, only):
     from engine import eval as ev
 
     chosen = {name: feature for name, feature in CANDIDATES.items()
               if any(part in name for part in only.split("|"))}
 
-    paths = [Path(p) for p in pgns] or texel.default_pgns(ROOT)
     start = time.perf_counter()
-    samples = list(texel.quiet_positions(paths, skip_plies))
+    samples, source = texel.load_samples(ROOT, pgns, skip_plies, labels)
     if limit:
         samples = samples[:limit]
     features = texel.extract(samples)
     extra = candidate_features((board for _, board, _ in samples), chosen)
-    print(f"{len(samples):,} quiet positions from {len(paths)} files "
+    print(f"{len(samples):,} quiet positions {source} "
           f"({time.perf_counter() - start:.0f} s)")
     mask = texel.held_out_mask(features, held_out, seed)
     fitting, kept_out = texel.subset(features, ~mask), texel.subset(features, mask)

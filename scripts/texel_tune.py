@@ -7,6 +7,8 @@ paste into engine/eval.py and match (scripts/match.py --sprt) like any strength 
     python scripts/texel_tune.py                  # the self-play matches, docs/gauntlet/sprt_*.pgn
     python scripts/texel_tune.py --pgn games.pgn --held-out 0.2
     python scripts/texel_tune.py --pst --prior 0.1   # the piece-square tables instead
+    python scripts/texel_tune.py --labels labels.txt # fit to an engine's scores instead of results
+                                                     # (scripts/label_positions.py writes the file)
 
 The default games are TwoBig against versions of itself. Games against much stronger or
 weaker engines label a position by the opponent more than by the position (against
@@ -33,15 +35,14 @@ from lab import texel  # noqa: E402
               help="fit the piece-square tables (piece values folded in) instead of the multipliers")
 @click.option("--prior", default=0.1, show_default=True,
               help="--pst: weight of the entries' mean squared distance (in pawns) from today's")
-def main(pgns, skip_plies, held_out, seed, pst, prior):
+def main(pgns, skip_plies, held_out, seed, labels, pst, prior):
     from engine import eval as ev
 
-    paths = [Path(p) for p in pgns] or texel.default_pgns(ROOT)
     start = time.perf_counter()
-    samples = list(texel.quiet_positions(paths, skip_plies))
+    samples, source = texel.load_samples(ROOT, pgns, skip_plies, labels)
     features = texel.extract(samples)
     games = len(np.unique(features.game))
-    print(f"{len(features.result):,} quiet positions from {games:,} games in {len(paths)} files "
+    print(f"{len(features.result):,} quiet positions from {games:,} games {source} "
           f"({time.perf_counter() - start:.0f} s)")
     mask = texel.held_out_mask(features, held_out, seed)
     fitting, kept_out = texel.subset(features, ~mask), texel.subset(features, mask)

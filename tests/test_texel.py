@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from engine import eval as ev
+from engine import pst
 from engine.board import Board
 from lab import texel
 
@@ -239,5 +240,62 @@ def test_the_table_fit_recovers_shifted_entries():
     assert fit.w_eg[moved] == pytest.approx(true_eg[moved], abs=3.0)
     unused = np.setdiff1d(np.arange(texel.PST_FEATURES), used)
     assert np.array_equal(fit.w_mg[unused], w_mg[unused])
+    # The printed source is engine/pst_play.py's body: the entries come back, rounded.
     source = "\n".join(texel.pst_tables_source(fit.w_mg, fit.w_eg))
-    assert source.count(" = (") == 12 and "MG_KNIGHT" in source
+    module = {}
+    exec(source, module)
+    for values, tables, weights in ((pst.MG_VALUE, module["MG_TABLES"], fit.w_mg),
+                                    (pst.EG_VALUE, module["EG_TABLES"], fit.w_eg)):
+        rebuilt = [values[t] + tables[t][i] for t in range(6) for i in range(64)]
+        assert rebuilt == list(np.rint(weights).astype(int))
+
+
+def test_labelled_positions_read_back_as_expected_scores(tmp_path):
+    path = tmp_path / "labels.txt"
+    lines = [("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", 0, 3),
+             ("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", 900, 4),
+             ("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", -900, 4)]
+    path.write_text("".join(f"{fen};{score};{game}\n" for fen, score, game in lines))
+    samples = list(texel.labelled_positions(path))
+    assert [(game, board.fen()) for game, board, _ in samples] == [(g, f) for f, _, g in lines]
+    targets = [target for _, _, target in samples]
+    assert targets[0] == 0.5
+    assert targets[1] == pytest.approx(1.0 / (1.0 + 10 ** (-900 / 400)))
+    assert targets[1] + targets[2] == pytest.approx(1.0)     # white's view both ways
+
+
+LOPSIDED_PGN = """[Event "white a queen up, black to move"]
+[SetUp "1"]
+[FEN "4k3/pppp4/8/8/8/8/PPPP4/3QK3 b - - 0 1"]
+[Result "1-0"]
+
+1... a6 2. b3 b6 3. c3 c6 1-0
+"""
+
+
+def test_label_positions_scores_from_whites_point_of_view(tmp_path):
+    """scripts/label_positions.py with TwoBig as the labelling engine: one line per quiet
+    position, the score from white's side whichever side is to move."""
+    import sys
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    engine = Path(sys.executable).parent / "twobig"
+    if not engine.exists():
+        pytest.skip("the twobig command is not installed beside this Python")
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import label_positions
+
+    pgn = tmp_path / "lopsided.pgn"
+    pgn.write_text(LOPSIDED_PGN)
+    out = tmp_path / "labels.txt"
+    result = CliRunner().invoke(label_positions.main, [
+        "--pgn", str(pgn), "--skip-plies", "0", "--count", "10", "--engine", str(engine),
+        "--nodes", "300", "--jobs", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = [line.split(";") for line in out.read_text().splitlines()]
+    game = chess.pgn.read_game(io.StringIO(LOPSIDED_PGN))
+    assert [fen for fen, _, _ in rows] == expected_fens(game, 0)
+    assert {fen.split()[1] for fen, _, _ in rows} == {"w", "b"}
+    assert all(int(score) > 500 and game_index == "0" for _, score, game_index in rows)
