@@ -331,6 +331,11 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     depth after failing high reduced, it takes the parent's opposite)."""
     if depth <= 0:
         S.ctrl[K_HORIZON] += 1
+        # PLAY: a horizon leaf that repeats (or ends by the 50-move rule) is a draw, not a
+        # quiescence score; quiescence itself plays only captures, which never repeat. The
+        # PAPER profile keeps the thesis' count: the draw is found one ply earlier only.
+        if S.ctrl[K_PROFILE] != PROFILE_PAPER and ply > 0 and is_draw(P, T, S, ply):
+            return DRAW
         return quiesce(P, T, tt, S, alpha, beta, ply)
     ctrl = S.ctrl
     _count_node(S, ply)

@@ -80,6 +80,19 @@ def test_repetition_in_game_history_is_a_draw():
     assert result.score == 0
 
 
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_repetition_at_the_horizon_is_a_draw(depth):
+    """As above from a position that is not level (black lacks the a-pawn), so that a
+    static or quiescence score of the repeated position cannot pass for the draw: at depth
+    1 the repeating move's child is a horizon leaf."""
+    board = Board("rnbqkbnr/1ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]:
+        board.push_uci(uci)
+    result = Searcher().run(board, new_table(mb=4),
+                            Limits(depth=depth, searchmoves=[board.parse_uci("f6g8")]))
+    assert result.score == 0
+
+
 @pytest.mark.parametrize("profile", [PROFILE_PLAY, PROFILE_PAPER])
 def test_table_reduces_nodes_at_depth_5(profile):
     """Summed over the bench positions (single positions may go either way: the thesis'
@@ -116,7 +129,7 @@ def test_bench_signature_is_deterministic():
 
 # The pinned node totals of `bench 5` per profile. A change of search, evaluation or table
 # behaviour moves them: update them in the same commit and say why in its message.
-BENCH5_SIGNATURES = {"play": 159_640, "paper": 2_482_256}
+BENCH5_SIGNATURES = {"play": 159_505, "paper": 2_482_256}
 
 
 @pytest.mark.parametrize("profile", sorted(BENCH5_SIGNATURES))
