@@ -92,22 +92,17 @@ def quiet_positions(pgn_paths: Iterable, skip_plies: int = 16):
                 game_index += 1
 
 
-def label_target(score_cp: float) -> float:
-    """The expected score (white's view) that a labelling engine's score stands for: the
-    logistic curve of win_probability at K = 1. Only its shape matters: K is fitted to it
-    like to game results."""
-    return 1.0 / (1.0 + 10.0 ** (-score_cp / 400.0))
-
-
 def labelled_positions(path):
     """Yield (game index, python-chess board, target) from a scripts/label_positions.py
-    file (`FEN;score;game` lines): the target is label_target of the engine's score."""
+    file (`FEN;score;game` lines): the target is the expected score (white's view) the
+    engine's score stands for, win_probability at K = 1. Only the curve's shape matters:
+    K is then fitted to the targets as to game results."""
     import chess
 
     with open(path) as handle:
         for line in handle:
             fen, score, game = line.rstrip("\n").split(";")
-            yield int(game), chess.Board(fen), label_target(float(score))
+            yield int(game), chess.Board(fen), float(win_probability(float(score), 1.0))
 
 
 def load_samples(root, pgns, skip_plies: int, labels=None):

@@ -69,12 +69,11 @@ def main(pgns, skip_plies, count, seed, engine_name, nodes, hash_mb, jobs, out):
     from tqdm import tqdm
 
     path = _engine_path(engine_name)
-    paths = [Path(p) for p in pgns] or texel.default_pgns(ROOT)
-    samples = list(texel.quiet_positions(paths, skip_plies))
+    samples, source = texel.load_samples(ROOT, pgns, skip_plies)
     rng = np.random.default_rng(seed)
     chosen = np.sort(rng.choice(len(samples), size=min(count, len(samples)), replace=False))
     samples = [samples[i] for i in chosen]
-    print(f"{len(samples):,} of the quiet positions of {len(paths)} files, "
+    print(f"{len(samples):,} of the quiet positions {source}, "
           f"{engine_name} at {nodes:,} nodes, {jobs} processes", file=sys.stderr)
     chunk = 500
     pieces = [samples[i:i + chunk] for i in range(0, len(samples), chunk)]

@@ -240,7 +240,7 @@ def test_the_table_fit_recovers_shifted_entries():
     assert fit.w_eg[moved] == pytest.approx(true_eg[moved], abs=3.0)
     unused = np.setdiff1d(np.arange(texel.PST_FEATURES), used)
     assert np.array_equal(fit.w_mg[unused], w_mg[unused])
-    # The printed source is engine/pst_play.py's body: the entries come back, rounded.
+    # The printed source defines the tables and their tuples: the entries come back, rounded.
     source = "\n".join(texel.pst_tables_source(fit.w_mg, fit.w_eg))
     module = {}
     exec(source, module)
@@ -281,11 +281,12 @@ def test_label_positions_scores_from_whites_point_of_view(tmp_path):
 
     from click.testing import CliRunner
 
+    from tests.conftest import load_script
+
     engine = Path(sys.executable).parent / "twobig"
     if not engine.exists():
         pytest.skip("the twobig command is not installed beside this Python")
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-    import label_positions
+    label_positions = load_script("label_positions")
 
     pgn = tmp_path / "lopsided.pgn"
     pgn.write_text(LOPSIDED_PGN)
