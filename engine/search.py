@@ -335,6 +335,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         # quiescence score; quiescence itself plays only captures, which never repeat. The
         # PAPER profile keeps the thesis' count: the draw is found one ply earlier only.
         if S.ctrl[K_PROFILE] != PROFILE_PAPER and ply > 0 and is_draw(P, T, S, ply):
+            _count_node(S, ply)   # a call of the search is a node, as quiescence's would be
             return DRAW
         return quiesce(P, T, tt, S, alpha, beta, ply)
     ctrl = S.ctrl
