@@ -1,5 +1,6 @@
 """[jit] Move ordering: refutation (PV) move, TT move, captures by MVV-LVA, promotions,
-killers, history.
+killers, history (PLAY: bounded, with a malus for the quiet moves searched before the
+best one; PAPER: the thesis' counter of depth per cut-off).
 
 Moves get an int64 ordering score in a buffer parallel to the move buffer; `pick_next`
 does one step of a selection sort, so a node that cuts off after the first move never
@@ -89,12 +90,36 @@ def reward_quiet(S, ply, side, move, depth, use_killers, depth_squared):
         S.killers[ply, 0] = move
     frm = move_from(move)
     to = move_to(move)
-    S.history[side, frm, to] += depth * depth if depth_squared else depth
+    if depth_squared:   # PLAY: bounded history (see update_history)
+        update_history(S, side, move, history_bonus(depth))
+        return
+    S.history[side, frm, to] += depth
     if S.history[side, frm, to] > HISTORY_MAX:
         for c in range(2):
             for a in range(64):
                 for b in range(64):
                     S.history[c, a, b] //= 2
+
+
+# PLAY's history is bounded: an update of `bonus` (negative for a malus) moves a value
+# towards +-HISTORY_LIMIT by the bonus times the distance left, so it measures how often
+# a quiet move cut off against how often it was tried and failed, recent results weighing
+# most. The paper profile keeps the thesis' unbounded counter (depth per cut-off).
+HISTORY_LIMIT = 16384
+HISTORY_BONUS_MAX = 1536
+
+
+@jit
+def history_bonus(depth):
+    return min(32 * depth * depth, HISTORY_BONUS_MAX)
+
+
+@jit
+def update_history(S, side, move, bonus):
+    frm = move_from(move)
+    to = move_to(move)
+    value = S.history[side, frm, to]
+    S.history[side, frm, to] = value + bonus - value * abs(bonus) // HISTORY_LIMIT
 
 
 @jit

@@ -20,9 +20,11 @@ Profiles (ctrl[K_PROFILE]):
          that of two plies before: "improving"; reverse futility, null move and futility
          read the table's score instead of the static evaluation when its bound makes it
          the better guess), logarithmic late-move reductions (one ply more at an expected
-         cut node, see `search`'s cut_node), internal iterative reduction, SEE and delta
-         pruning of captures in quiescence, killers, mate-distance pruning; no TT cut-offs
-         at PV nodes.
+         cut node, see `search`'s cut_node; up to two plies less or more by the move's
+         history), internal iterative reduction, SEE and delta pruning of captures in
+         quiescence, killers, a bounded history with a malus for the quiet moves searched
+         before the best one (engine.movepick.update_history), mate-distance pruning; no TT
+         cut-offs at PV nodes.
   PAPER  the thesis' ALIBABA: material + PST evaluation, PVS + quiescence (captures and
          promotions; every move in check), ordering by refutation (previous PV), TT move,
          MVV-LVA, promotions, history; no extensions, no pruning beyond alpha-beta; TT
@@ -50,7 +52,10 @@ from engine.bitboard import popcount
 from engine.codec import move_is_promotion, piece_of
 from engine.eval import evaluate, evaluate_full
 from engine.movegen import generate_moves
-from engine.movepick import ORDER_KILLER, capture_gain, is_capture, pick_next, reward_quiet, score_moves, see_at_least
+from engine.movepick import (
+    ORDER_KILLER, capture_gain, history_bonus, is_capture, pick_next, reward_quiet, score_moves,
+    see_at_least, update_history,
+)
 from engine.position import (
     check_info, current_key, gives_check_with, in_check, make_move, make_null, repeats_as_draw,
     repetitions, unmake_move, unmake_null,
@@ -110,6 +115,8 @@ LMR_MIN_DEPTH = 3
 LMR_MIN_MOVES = 3
 LMR_BASE = 0.8           # reduction = LMR_BASE + ln(depth) ln(moves searched) / LMR_DIVISOR
 LMR_DIVISOR = 2.4
+LMR_HISTORY = 6000       # a quiet move's reduction shrinks by its history / this (at most
+                         # 2 plies either way): a move that often cut off is reduced less
 IIR_MIN_DEPTH = 4        # internal iterative reduction: position not in the table at this depth or more
 FUTILITY_MAX_DEPTH = 5
 FUTILITY_MARGIN = 110    # per ply: quiet moves cannot lift static + margin above alpha
@@ -190,6 +197,15 @@ def _update_pv(S, ply, move):
     for i in range(child, S.pv_len[child]):
         S.pv[ply, i] = S.pv[child, i]
     S.pv_len[ply] = max(S.pv_len[child], child)
+
+
+@jit
+def lmr_history_adjustment(history):
+    """Plies a quiet move's late-move reduction shrinks by (negative: grows by) for its
+    history: history / LMR_HISTORY rounded towards zero, at most 2 either way."""
+    if history >= 0:
+        return min(2, history // LMR_HISTORY)
+    return -min(2, -history // LMR_HISTORY)
 
 
 @jit
@@ -442,6 +458,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     pruned_bound = static + FUTILITY_MARGIN * depth if futile else alpha
     late_moves = LMP_BASE + depth * depth if improving else (LMP_BASE + depth * depth) * 2 // 3
     pruned = False
+    tried_quiets = 0   # PLAY: quiet moves searched (for the history malus below)
     rest_scanned = False
     check_info_known = False   # check_info is computed when the first pruning test needs it
     info = (np.int64(0), U0, U0, U0, U0, U0)
@@ -484,6 +501,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                     reduction -= 1
                 if cut_node:
                     reduction += 1
+                if plain_quiet:
+                    reduction -= lmr_history_adjustment(S.scores[i])
                 reduction = max(0, min(reduction, depth - 2))
             score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, NO,
                             YES, YES)
@@ -496,6 +515,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         if ctrl[K_STOP] != 0:
             return 0
         searched += 1
+        if quiet and not paper:
+            tried_quiets += 1
         if score > best:
             best = score
             best_move = move
@@ -514,6 +535,16 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
             and not move_is_promotion(best_move):
         reward_quiet(S, ply, side, best_move, depth, not paper, not paper)
+        if not paper and tried_quiets > 1:
+            # PLAY: the quiet moves picked before the best one did worse: history malus
+            # (S.moves[start:i] keeps the order they were picked in).
+            malus = -history_bonus(depth)
+            for j in range(start, end):
+                other = S.moves[j]
+                if other == best_move:
+                    break
+                if not is_capture(P, other) and not move_is_promotion(other):
+                    update_history(S, side, other, malus)
     if track:
         S.lines[ply] = line_prepend(best_move, best_line, tt_line_plies(tt) - 1)
     if use_table:
