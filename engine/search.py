@@ -537,7 +537,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         reward_quiet(S, ply, side, best_move, depth, not paper, not paper)
         if not paper and tried_quiets > 1:
             # PLAY: the quiet moves picked before the best one did worse: history malus
-            # (S.moves[start:i] keeps the order they were picked in).
+            # (pick_next leaves the moves it has picked at the front, in the order picked).
             malus = -history_bonus(depth)
             for j in range(start, end):
                 other = S.moves[j]
