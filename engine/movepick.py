@@ -83,16 +83,17 @@ def pick_next(moves, scores, i, end):
 
 
 @jit
-def reward_quiet(S, ply, side, move, depth, use_killers, depth_squared):
-    """A quiet move caused a cut-off (or was best): killers and history learn it."""
-    if use_killers and S.killers[ply, 0] != move:
-        S.killers[ply, 1] = S.killers[ply, 0]
-        S.killers[ply, 0] = move
-    frm = move_from(move)
-    to = move_to(move)
-    if depth_squared:   # PLAY: bounded history (see update_history)
+def reward_quiet(S, ply, side, move, depth, play):
+    """A quiet move caused a cut-off (or was best): history learns it, and with `play`
+    (the PLAY profile) the killers too, its history then being the bounded one."""
+    if play:
+        if S.killers[ply, 0] != move:
+            S.killers[ply, 1] = S.killers[ply, 0]
+            S.killers[ply, 0] = move
         update_history(S, side, move, history_bonus(depth))
         return
+    frm = move_from(move)
+    to = move_to(move)
     S.history[side, frm, to] += depth
     if S.history[side, frm, to] > HISTORY_MAX:
         for c in range(2):

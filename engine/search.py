@@ -534,7 +534,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     # 5. Learn and store.
     if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
             and not move_is_promotion(best_move):
-        reward_quiet(S, ply, side, best_move, depth, not paper, not paper)
+        reward_quiet(S, ply, side, best_move, depth, not paper)
         if not paper and tried_quiets > 1:
             # PLAY: the quiet moves picked before the best one did worse: history malus
             # (pick_next leaves the moves it has picked at the front, in the order picked).
@@ -639,7 +639,7 @@ def search_root(P, T, tt, S, depth, alpha, beta):
     if ctrl[K_STOP] == 0:
         if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
                 and not move_is_promotion(best_move):
-            reward_quiet(S, 0, side, best_move, depth, not paper, not paper)
+            reward_quiet(S, 0, side, best_move, depth, not paper)
         if track:
             S.lines[0] = line_prepend(best_move, best_line, tt_line_plies(tt) - 1)
         if tt_enabled(tt):
