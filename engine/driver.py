@@ -27,7 +27,8 @@ from engine.movepick import score_moves
 from engine.search import (
     K_CURRMOVE, K_CURRMOVE_NUMBER, K_MAX_NODES, K_NODES, K_PREV_PV_LEN, K_PROFILE,
     K_ROOT_BEST, K_ROOT_BEST_EXACT, K_ROOT_BEST_SCORE, K_ROOT_COMPLETED, K_ROOT_COUNT,
-    K_SELDEPTH, K_STOP, PROFILE_PAPER, PROFILE_PLAY, SearchState, new_search_state, search_root,
+    K_SELDEPTH, K_STOP, PROFILE_PAPER, PROFILE_PLAY, STACK_PREV_PV, STACK_PV_LEN, SearchState,
+    new_search_state, search_root,
 )
 from engine.timeman import Clock
 from engine.tt import set_sharing, set_store_rules, tt_hashfull, tt_new_search
@@ -295,7 +296,7 @@ class Searcher:
                     remaining = np.array([m for m in order if m not in done], dtype=np.int64)
                     self._load_root(remaining)
                     prev = prev_lines[line]
-                    S.prev_pv[:len(prev)] = prev
+                    S.stack[:len(prev), STACK_PREV_PV] = prev
                     ctrl[K_PREV_PV_LEN] = len(prev)
                     value = self._aspiration(board, tt, depth, scores[line], paper,
                                              line == 0, on_iteration, result, line + 1)
@@ -315,7 +316,7 @@ class Searcher:
                             if beat_alpha:   # (a fail high was reported when it happened)
                                 self._report_proven(on_iteration, result, tt, depth)
                         break
-                    pv = [int(m) for m in S.pv[0, :S.pv_len[0]]]
+                    pv = [int(m) for m in S.pv[0, :S.stack[0, STACK_PV_LEN]]]
                     found.append((value, pv))
                     done.append(pv[0])
                 # MultiPV: a later line can outscore an earlier one (pruning and the table
@@ -383,7 +384,7 @@ class Searcher:
             if ctrl[K_STOP]:
                 return
             self._load_root(order, S)
-            S.prev_pv[:len(prev)] = prev
+            S.stack[:len(prev), STACK_PREV_PV] = prev
             ctrl[K_PREV_PV_LEN] = len(prev)
             alpha, beta = -INFINITE, INFINITE
             if depth >= 4 and abs(score) < MATE_BOUND:
@@ -396,7 +397,7 @@ class Searcher:
             if ctrl[K_STOP]:
                 return
             score = value
-            prev = [int(m) for m in S.pv[0, :S.pv_len[0]]]
+            prev = [int(m) for m in S.pv[0, :S.stack[0, STACK_PV_LEN]]]
             if prev:
                 with self._finished_lock:
                     self._finished[number] = (depth, score, prev)
@@ -450,7 +451,7 @@ class Searcher:
                 window *= 2
                 alpha = -INFINITE if paper or window > 400 else max(value - window, -INFINITE)
             elif value >= beta:
-                pv = [int(m) for m in S.pv[0, :max(1, S.pv_len[0])]]
+                pv = [int(m) for m in S.pv[0, :max(1, S.stack[0, STACK_PV_LEN])]]
                 self._report(on_iteration, result, tt, depth, value, "lowerbound", pv, line)
                 # The move that failed high is the answer if time runs out before the wider
                 # window has measured it; play searches it first again (the paper profile
@@ -497,7 +498,7 @@ class Searcher:
         line if it was searched to the end, else the lower bound that it beat alpha by)."""
         S = self.S
         score = int(S.ctrl[K_ROOT_BEST_SCORE])
-        pv = [int(m) for m in S.pv[0, :S.pv_len[0]]]
+        pv = [int(m) for m in S.pv[0, :S.stack[0, STACK_PV_LEN]]]
         if S.ctrl[K_ROOT_BEST_EXACT] and pv and pv[0] == result.best_move:
             result.ponder_move = pv[1] if len(pv) > 1 else 0
             self._report(callback, result, tt, depth, score, None, pv, 1)

@@ -32,12 +32,12 @@ Profiles (ctrl[K_PROFILE]):
 
 n-ply lines (thesis 2.7.3; PAPER only, with a table made with pv_plies = n > 1): a node
 whose table entry has a move takes the entry's line: the move is the TT move, and moves
-2..n become the line inherited by the child that move leads to (S.inherited[ply + 1]). A
+2..n become the line inherited by the child that move leads to (S.lines[LINE_INHERITED, ply + 1]). A
 node the table gives no move for, whose parent passed it an inherited line (it was reached
 by the line's previous move), orders that line's first move first as a TT move (if it is
 in the node's legal move list; counted in the table's S_LINE_MOVES) and passes the rest on
 the same way. Any other child inherits nothing. Each full-width node returns a line in
-S.lines[ply]: its best move followed by the line of the child that move leads to, cut to
+S.lines[LINE_RETURNED, ply]: its best move followed by the line of the child that move leads to, cut to
 n - 1 moves, and stores its best move with that child's line as its entry's line. A node
 cut off by the table returns its entry's line; quiescence nodes, draws and mates return
 the empty line (quiescence nodes are not stored).
@@ -72,8 +72,21 @@ from engine.types import (
 
 SearchState = collections.namedtuple(
     "SearchState",
-    "ctrl killers history pv pv_len moves scores prev_pv root_moves root_nodes lines "
-    "inherited evals")
+    "ctrl killers history pv stack moves scores root_moves root_nodes lines")
+# Keep this tuple short. Every jitted function that takes it receives each array as about
+# seven scalar arguments, and past a size the compiled search runs at half speed: one more
+# unused 1-D array (a 14th field, when it had 13) took `bench` from 2.5 to 1.2 M nodes/s.
+# Per-ply scalars therefore share `stack`, and the two n-ply lines share `lines`.
+
+# stack columns (one row per ply)
+STACK_PV_LEN = 0     # the PV's end in pv[ply] (moves pv[ply, ply:end])
+STACK_PREV_PV = 1    # the previous iteration's PV move at this ply (the refutation move)
+STACK_EVAL = 2       # PLAY: the static evaluation, NO_EVAL when in check
+STACK_LEN = 3
+
+# lines rows (n-ply lines, PAPER)
+LINE_RETURNED = 0    # the line a node returns
+LINE_INHERITED = 1   # the line its parent passed it
 
 PROFILE_PLAY = 0
 PROFILE_PAPER = 1
@@ -88,7 +101,7 @@ K_MAX_NODES = 4      # node limit (0: none)
 K_SELDEPTH = 5       # deepest ply reached
 K_PROFILE = 6        # PROFILE_PLAY or PROFILE_PAPER
 K_ROOT_COUNT = 7     # number of moves in root_moves
-K_PREV_PV_LEN = 8    # length of prev_pv (the refutation line of the last iteration)
+K_PREV_PV_LEN = 8    # length of the refutation line of the last iteration (STACK_PREV_PV)
 K_CURRMOVE = 9       # root move being searched
 K_CURRMOVE_NUMBER = 10
 K_ROOT_COMPLETED = 11  # root moves fully searched in the current iteration
@@ -138,16 +151,19 @@ def new_search_state() -> SearchState:
         killers=np.zeros((plies, 2), dtype=np.int64),
         history=np.zeros((2, 64, 64), dtype=np.int64),
         pv=np.zeros((plies, plies), dtype=np.int64),
-        pv_len=np.zeros(plies, dtype=np.int64),
+        stack=_new_stack(plies),
         moves=np.zeros(plies * MAX_MOVES, dtype=np.int32),
         scores=np.zeros(plies * MAX_MOVES, dtype=np.int64),
-        prev_pv=np.zeros(plies, dtype=np.int64),
         root_moves=np.zeros(MAX_MOVES, dtype=np.int64),
         root_nodes=np.zeros(MAX_MOVES, dtype=np.int64),
-        lines=np.zeros(plies, dtype=np.uint64),       # n-ply lines: the line a node returns
-        inherited=np.zeros(plies, dtype=np.uint64),   # ... and the one its parent passed it
-        evals=np.full(plies, NO_EVAL, dtype=np.int64),  # PLAY: static evaluation per ply
+        lines=np.zeros((2, plies), dtype=np.uint64),  # n-ply lines (LINE_* rows)
     )
+
+
+def _new_stack(plies):
+    stack = np.zeros((plies, STACK_LEN), dtype=np.int64)
+    stack[:, STACK_EVAL] = NO_EVAL
+    return stack
 
 
 @jit
@@ -194,9 +210,9 @@ def _has_pieces(P, side):
 def _update_pv(S, ply, move):
     S.pv[ply, ply] = move
     child = ply + 1
-    for i in range(child, S.pv_len[child]):
+    for i in range(child, S.stack[child, STACK_PV_LEN]):
         S.pv[ply, i] = S.pv[child, i]
-    S.pv_len[ply] = max(S.pv_len[child], child)
+    S.stack[ply, STACK_PV_LEN] = max(S.stack[child, STACK_PV_LEN], child)
 
 
 @jit
@@ -247,7 +263,7 @@ def _line_move(tt, S, ply, tt_move, tt_line, start, end):
     line come first; else the first move of the line inherited from the parent, if legal."""
     if tt_move != 0:
         return np.int64(tt_move), np.int64(tt_move), tt_line
-    inherited = S.inherited[ply]
+    inherited = S.lines[LINE_INHERITED, ply]
     move = line_first(inherited)
     if move != 0 and _move_in_list(S.moves, start, end, move):
         tt_note_line_move(tt)
@@ -259,8 +275,8 @@ def _line_move(tt, S, ply, tt_move, tt_line, start, end):
 def _pass_line(S, ply, move, line_move, line):
     """Before searching `move`'s child: it inherits `line` if reached by `line_move`, and
     returns the empty line unless it sets one."""
-    S.inherited[ply + 1] = line if move == line_move else U0
-    S.lines[ply + 1] = U0
+    S.lines[LINE_INHERITED, ply + 1] = line if move == line_move else U0
+    S.lines[LINE_RETURNED, ply + 1] = U0
 
 
 @jit
@@ -274,7 +290,7 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
     """Captures and promotions (every move in check) until the position is quiet."""
     _count_node(S, ply)
     S.ctrl[K_QNODES] += 1
-    S.pv_len[ply] = ply
+    S.stack[ply, STACK_PV_LEN] = ply
     if S.ctrl[K_STOP] != 0:
         return 0
     paper = S.ctrl[K_PROFILE] == PROFILE_PAPER
@@ -356,7 +372,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         return quiesce(P, T, tt, S, alpha, beta, ply)
     ctrl = S.ctrl
     _count_node(S, ply)
-    S.pv_len[ply] = ply
+    S.stack[ply, STACK_PV_LEN] = ply
     if ctrl[K_STOP] != 0:
         return 0
     paper = ctrl[K_PROFILE] == PROFILE_PAPER
@@ -390,7 +406,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         if cut:
             ctrl[K_WEIGHTED] += tt_hit_weight(tt, tsize)
             if track:
-                S.lines[ply] = line_prepend(tt_move, tt_line, tt_line_plies(tt) - 1)
+                S.lines[LINE_RETURNED, ply] = line_prepend(tt_move, tt_line, tt_line_plies(tt) - 1)
             return tscore
 
     side = P.st[P.meta[0], ST_SIDE]
@@ -401,11 +417,11 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     if not paper:
         if checked:
             depth += 1
-            S.evals[ply] = NO_EVAL
+            S.stack[ply, STACK_EVAL] = NO_EVAL
         else:
             static = evaluate_full(P, T)
-            S.evals[ply] = static
-            if ply >= 2 and S.evals[ply - 2] != NO_EVAL and static <= S.evals[ply - 2]:
+            S.stack[ply, STACK_EVAL] = static
+            if ply >= 2 and S.stack[ply - 2, STACK_EVAL] != NO_EVAL and static <= S.stack[ply - 2, STACK_EVAL]:
                 improving = 0
             # A stored score on the right side of the evaluation is a better guess of this
             # node's value (whatever depth it came from): pruning uses it, "improving" not.
@@ -440,7 +456,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     line_next = U0
     if track:   # n-ply lines: no table move, but maybe an ancestor's
         tt_move, line_move, line_next = _line_move(tt, S, ply, tt_move, tt_line, start, end)
-    pv_move = S.prev_pv[ply] if on_pv and ply < ctrl[K_PREV_PV_LEN] else 0
+    pv_move = S.stack[ply, STACK_PREV_PV] if on_pv and ply < ctrl[K_PREV_PV_LEN] else 0
     score_moves(P, S, S.moves, S.scores, start, end, pv_move, tt_move, ply, side, not paper)
 
     # 4. PVS over the ordered moves.
@@ -521,7 +537,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
             best = score
             best_move = move
             if track:
-                best_line = S.lines[ply + 1]
+                best_line = S.lines[LINE_RETURNED, ply + 1]
             if score > alpha:
                 alpha = score
                 _update_pv(S, ply, move)
@@ -546,7 +562,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 if not is_capture(P, other) and not move_is_promotion(other):
                     update_history(S, side, other, malus)
     if track:
-        S.lines[ply] = line_prepend(best_move, best_line, tt_line_plies(tt) - 1)
+        S.lines[LINE_RETURNED, ply] = line_prepend(best_move, best_line, tt_line_plies(tt) - 1)
     if use_table:
         if best <= old_alpha:
             bound = BOUND_UPPER
@@ -569,7 +585,7 @@ def search_root(P, T, tt, S, depth, alpha, beta):
     ctrl = S.ctrl
     paper = ctrl[K_PROFILE] == PROFILE_PAPER
     _count_node(S, 0)
-    S.pv_len[0] = 0
+    S.stack[0, STACK_PV_LEN] = 0
     ctrl[K_ROOT_COMPLETED] = 0
     ctrl[K_ROOT_BEST] = 0
     weighted_start = ctrl[K_WEIGHTED] - 1
@@ -584,11 +600,11 @@ def search_root(P, T, tt, S, depth, alpha, beta):
     if track:   # n-ply lines: the root's stored line guides the child of its first move
         line_move, line_next = tt_root_line(tt, key)
     count = ctrl[K_ROOT_COUNT]
-    pv_move = S.prev_pv[0] if ctrl[K_PREV_PV_LEN] > 0 else 0
+    pv_move = S.stack[0, STACK_PREV_PV] if ctrl[K_PREV_PV_LEN] > 0 else 0
     checked = in_check(P, T)
     side = P.st[P.meta[0], ST_SIDE]
     if not paper:
-        S.evals[0] = NO_EVAL if checked else evaluate_full(P, T)
+        S.stack[0, STACK_EVAL] = NO_EVAL if checked else evaluate_full(P, T)
     for i in range(count):
         move = S.root_moves[i]
         ctrl[K_CURRMOVE] = move
@@ -627,7 +643,7 @@ def search_root(P, T, tt, S, depth, alpha, beta):
             best = score
             best_move = move
             if track:
-                best_line = S.lines[1]
+                best_line = S.lines[LINE_RETURNED, 1]
             if score > alpha:
                 ctrl[K_ROOT_BEST] = move  # proven better than alpha: usable even if stopped
                 ctrl[K_ROOT_BEST_SCORE] = score
@@ -641,12 +657,12 @@ def search_root(P, T, tt, S, depth, alpha, beta):
                 and not move_is_promotion(best_move):
             reward_quiet(S, 0, side, best_move, depth, not paper)
         if track:
-            S.lines[0] = line_prepend(best_move, best_line, tt_line_plies(tt) - 1)
+            S.lines[LINE_RETURNED, 0] = line_prepend(best_move, best_line, tt_line_plies(tt) - 1)
         if tt_enabled(tt):
             bound = BOUND_UPPER if best <= old_alpha else (BOUND_LOWER if best >= beta else BOUND_EXACT)
             tt_store_line(tt, key, 0, best_move, best, depth, bound,
                           ctrl[K_WEIGHTED] - weighted_start, best_line)
-    if S.pv_len[0] == 0 and best_move != 0:
+    if S.stack[0, STACK_PV_LEN] == 0 and best_move != 0:
         S.pv[0, 0] = best_move
-        S.pv_len[0] = 1
+        S.stack[0, STACK_PV_LEN] = 1
     return best

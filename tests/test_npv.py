@@ -189,7 +189,9 @@ def test_an_inherited_line_guides_only_the_child_its_move_leads_to():
     a3a4 first, and of its children only the one after a3a4 inherits h7h6 (h7h6 is legal
     after every white move, so a line passed to any other child would be counted there).
     The node then returns and stores its best move and its best child's best move."""
-    from engine.search import K_PROFILE, PROFILE_PAPER, new_search_state, search
+    from engine.search import (
+        K_PROFILE, LINE_INHERITED, LINE_RETURNED, PROFILE_PAPER, new_search_state, search,
+    )
     from engine.types import INFINITE
 
     board = Board(MIDDLE)
@@ -198,11 +200,11 @@ def test_an_inherited_line_guides_only_the_child_its_move_leads_to():
     table = T.new_table(positions=4096, pv_plies=3)
     S = new_search_state()
     S.ctrl[K_PROFILE] = PROFILE_PAPER
-    S.inherited[1] = T.pack_line(first, second, 0, 0)
+    S.lines[LINE_INHERITED, 1] = T.pack_line(first, second, 0, 0)
     search(board.P, board.T, table, S, np.int64(2), np.int64(-INFINITE), np.int64(INFINITE),
            np.int64(1), np.int64(0), np.int64(1), np.int64(0))
     assert T.stats_dict(table)["line_moves"] == 2
-    best, reply, rest, _ = T.unpack_line(S.lines[1])
+    best, reply, rest, _ = T.unpack_line(S.lines[LINE_RETURNED, 1])
     assert best != 0 and reply != 0 and rest == 0        # cut to pv_plies - 1 = 2 moves
     stored = _line_of(table, chess.polyglot.zobrist_hash(chess.Board(MIDDLE)))
     assert stored == (best, reply, 0)

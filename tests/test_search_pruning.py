@@ -11,7 +11,7 @@ from engine.board import Board
 from engine.eval import evaluate, evaluate_full
 from engine.search import (
     K_NODES, K_PROFILE, LAZY_MARGIN, NO_EVAL, PROFILE_PAPER, PROFILE_PLAY, new_search_state,
-    quiesce, search,
+    STACK_EVAL, quiesce, search,
 )
 from engine.tt import new_table
 
@@ -24,7 +24,7 @@ def nodes_at_ply_two(fen, depth, alpha, earlier_eval):
     board = Board(fen)
     S = new_search_state()
     S.ctrl[K_PROFILE] = PROFILE_PLAY
-    S.evals[0] = earlier_eval
+    S.stack[0, STACK_EVAL] = earlier_eval
     search(board.P, board.T, new_table(mb=1), S, np.int64(depth), np.int64(alpha),
            np.int64(alpha + 1), np.int64(2), NO, YES, NO)
     return int(S.ctrl[K_NODES])
@@ -107,7 +107,7 @@ def test_a_stored_lower_bound_above_the_evaluation_replaces_it_for_pruning():
         S.ctrl[K_PROFILE] = PROFILE_PLAY
         score = search(board.P, board.T, tt, S, np.int64(depth), np.int64(beta - 1),
                        np.int64(beta), np.int64(2), NO, YES, NO)
-        return int(score), int(S.ctrl[K_NODES]), int(S.evals[2])
+        return int(score), int(S.ctrl[K_NODES]), int(S.stack[2, STACK_EVAL])
 
     high = static + 3 * RFP_MARGIN * 3
     score, nodes, recorded = searched(BOUND_LOWER, high)
