@@ -32,15 +32,16 @@ Profiles (ctrl[K_PROFILE]):
 
 n-ply lines (thesis 2.7.3; PAPER only, with a table made with pv_plies = n > 1): a node
 whose table entry has a move takes the entry's line: the move is the TT move, and moves
-2..n become the line inherited by the child that move leads to (S.lines[LINE_INHERITED, ply + 1]). A
-node the table gives no move for, whose parent passed it an inherited line (it was reached
-by the line's previous move), orders that line's first move first as a TT move (if it is
-in the node's legal move list; counted in the table's S_LINE_MOVES) and passes the rest on
-the same way. Any other child inherits nothing. Each full-width node returns a line in
-S.lines[LINE_RETURNED, ply]: its best move followed by the line of the child that move leads to, cut to
-n - 1 moves, and stores its best move with that child's line as its entry's line. A node
-cut off by the table returns its entry's line; quiescence nodes, draws and mates return
-the empty line (quiescence nodes are not stored).
+2..n become the line inherited by the child that move leads to
+(S.lines[LINE_INHERITED, ply + 1]). A node the table gives no move for, whose parent passed
+it an inherited line (it was reached by the line's previous move), orders that line's first
+move first as a TT move (if it is in the node's legal move list; counted in the table's
+S_LINE_MOVES) and passes the rest on the same way. Any other child inherits nothing. Each
+full-width node returns a line in S.lines[LINE_RETURNED, ply]: its best move followed by
+the line of the child that move leads to, cut to n - 1 moves, and stores its best move with
+that child's line as its entry's line. A node cut off by the table returns its entry's
+line; quiescence nodes, draws and mates return the empty line (quiescence nodes are not
+stored).
 """
 import collections
 import math
