@@ -14,7 +14,7 @@ from engine.board import Board, move_to_uci
 from engine.driver import Limits
 from engine.session import Session
 from engine.types import MATE
-from test_mates import MATE_IDS, MATES
+from test_mates import MATE_IDS, MATES, PLAY_EXTRA_PLIES
 from test_uci_fuzz import Output
 
 KEY_COUNT = 64      # distinct positions hammered into a table of a few buckets
@@ -93,14 +93,17 @@ def test_concurrent_stores_and_probes_never_return_another_positions_entry(schem
 @pytest.mark.parametrize("threads", [2, 4])
 @pytest.mark.parametrize("fen,kind,keys", MATES, ids=MATE_IDS)
 def test_several_threads_find_the_same_forced_mates(fen, kind, keys, threads):
-    """Two plies more than one thread needs: helpers searching other moves first store
-    pruned (not wrong) bounds that can hide a mate from the main thread at the minimal
-    depth, as in any Lazy SMP engine (e.g. 8/5P1k/5K2/8/8/8/8/8 w: f8=R mates in 2; a
-    null-window search behind f8=Q's stalemate prunes it by reverse futility)."""
+    """Two plies more than one thread may need (2N + 1 + PLAY_EXTRA_PLIES, tests/test_mates.py):
+    helpers searching other moves first store pruned (not wrong) bounds that can hide a mate
+    from the main thread at the minimal depth, as in any Lazy SMP engine (e.g.
+    8/5P1k/5K2/8/8/8/8/8 w: f8=R mates in 2; a null-window search behind f8=Q's stalemate
+    prunes it by reverse futility). Since one thread may need the two extra plies (the
+    history-guided reductions, cec1c04), 2N + 3 alone left the threads none and failed now
+    and then (the mate in 3 of 3K4/8/8/1k6/8/8/6P1/5q2 b, 4 threads, in a loaded CI run)."""
     moves = int(kind[-1])
     session = Session(hash_mb=8)
     session.set_threads(threads)
-    result = session.search(Board(fen), Limits(depth=2 * moves + 3))
+    result = session.search(Board(fen), Limits(depth=2 * moves + 3 + PLAY_EXTRA_PLIES))
     assert result.score == MATE - (2 * moves - 1)
     assert move_to_uci(result.best_move) in keys
 
