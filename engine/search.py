@@ -422,7 +422,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         else:
             static = evaluate_full(P, T)
             S.stack[ply, STACK_EVAL] = static
-            if ply >= 2 and S.stack[ply - 2, STACK_EVAL] != NO_EVAL and static <= S.stack[ply - 2, STACK_EVAL]:
+            earlier = S.stack[ply - 2, STACK_EVAL] if ply >= 2 else NO_EVAL
+            if earlier != NO_EVAL and static <= earlier:
                 improving = 0
             # A stored score on the right side of the evaluation is a better guess of this
             # node's value (whatever depth it came from): pruning uses it, "improving" not.
