@@ -222,7 +222,7 @@ class Searcher:
         scores = np.zeros(len(moves), dtype=np.int64)
         if len(moves):
             side = int(board.P.st[board.ply, ST_SIDE])
-            score_moves(board.P, self.S, moves, scores, 0, len(moves), 0, 0, 0, side, False)
+            score_moves(board.P, board.T, self.S, moves, scores, 0, len(moves), 0, 0, 0, side, False)
         return moves[np.argsort(-scores, kind="stable")].astype(np.int64)
 
     def _load_root(self, moves: np.ndarray, S: Optional[SearchState] = None) -> None:

@@ -1,6 +1,8 @@
 """[jit] Move ordering: refutation (PV) move, TT move, captures by MVV-LVA, promotions,
 killers, history (PLAY: bounded, with a malus for the quiet moves searched before the
-best one; PAPER: the thesis' counter of depth per cut-off).
+best one, and shifted by threats: a piece moved onto a square a cheaper enemy piece attacks
+comes later, one moved away from such a square to a safe one sooner; PAPER: the thesis'
+counter of depth per cut-off).
 
 Moves get an int64 ordering score in a buffer parallel to the move buffer; `pick_next`
 does one step of a selection sort, so a node that cuts off after the first move never
@@ -9,14 +11,16 @@ pays for sorting the rest.
 import numpy as np
 
 from engine._jit import jit, jit_inline
-from engine.attacks import bishop_attacks, rook_attacks
+from engine.attacks import bishop_attacks, knight_attacks, rook_attacks
+from engine.bitboard import lsb
+from engine.eval import pawn_attack_set
 from engine.codec import (
     move_flag, move_from, move_is_en_passant, move_to, piece_of, piece_type_of, promotion_type,
 )
 from engine.position import attackers_to
 from engine.types import (
-    BISHOP, BLACK, EMPTY, FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, OCC, PAWN, QUEEN, ROOK,
-    U1, WHITE,
+    BISHOP, BLACK, EMPTY, FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, KING, KNIGHT, OCC, PAWN,
+    QUEEN, ROOK, U0, U1, WHITE,
 )
 
 # Ordering bands: each band beats every score of the bands below it.
@@ -27,6 +31,12 @@ ORDER_PROMOTION = 1 << 37
 ORDER_KILLER = 1 << 36   # + 1 for the first killer
 # History scores stay below ORDER_KILLER (they are halved when they grow too big).
 HISTORY_MAX = 1 << 30
+# PLAY: a quiet knight, bishop, rook or queen move is ordered this much lower when its target
+# square is attacked by a cheaper enemy piece (a pawn for a minor piece; a pawn or minor piece
+# for a rook; a pawn, minor piece or rook for the queen), and this much higher when it takes
+# the piece away from such a square to a safe one (the history's scale: at most
+# HISTORY_LIMIT either way).
+THREAT_ORDER = 8000
 
 
 @jit
@@ -44,7 +54,42 @@ def is_capture(P, move):
 
 
 @jit
-def score_moves(P, S, moves, scores, start, end, pv_move, tt_move, ply, side, use_killers):
+def _attacked_by(T, pieces, piece_type, occ):
+    """Every square the pieces in `pieces` (all of type piece_type) attack."""
+    attacked = U0
+    while pieces:
+        sq = lsb(pieces)
+        pieces &= pieces - U1
+        if piece_type == KNIGHT:
+            attacked |= knight_attacks(T, sq)
+        elif piece_type == BISHOP:
+            attacked |= bishop_attacks(T, sq, occ)
+        else:
+            attacked |= rook_attacks(T, sq, occ)
+    return attacked
+
+
+@jit
+def threat_sets(P, T, them):
+    """The squares where a minor piece, a rook and the queen of the side not `them` would
+    stand attacked by a cheaper piece of `them`: (by pawns, by pawns or minor pieces, by
+    pawns, minor pieces or rooks)."""
+    bb = P.bb
+    occ = bb[OCC] | bb[OCC + 1]
+    by_pawn = pawn_attack_set(bb[piece_of(them, PAWN)], them)
+    by_minor = (by_pawn | _attacked_by(T, bb[piece_of(them, KNIGHT)], KNIGHT, occ)
+                | _attacked_by(T, bb[piece_of(them, BISHOP)], BISHOP, occ))
+    by_rook = by_minor | _attacked_by(T, bb[piece_of(them, ROOK)], ROOK, occ)
+    return by_pawn, by_minor, by_rook
+
+
+@jit
+def score_moves(P, T, S, moves, scores, start, end, pv_move, tt_move, ply, side, use_killers):
+    # PLAY: the threat sets of threat_sets, found when the first quiet piece move needs them
+    threats_known = False
+    by_pawn = U0
+    by_minor = U0
+    by_rook = U0
     for i in range(start, end):
         move = moves[i]
         flag = move_flag(move)
@@ -62,7 +107,18 @@ def score_moves(P, S, moves, scores, start, end, pv_move, tt_move, ply, side, us
         elif use_killers and move == S.killers[ply, 1]:
             scores[i] = ORDER_KILLER
         else:
-            scores[i] = S.history[side, move_from(move), move_to(move)]
+            score = S.history[side, move_from(move), move_to(move)]
+            mover = piece_type_of(P.board[move_from(move)])
+            if use_killers and mover != PAWN and mover != KING:
+                if not threats_known:
+                    by_pawn, by_minor, by_rook = threat_sets(P, T, side ^ 1)
+                    threats_known = True
+                danger = by_pawn if mover <= BISHOP else (by_minor if mover == ROOK else by_rook)
+                if danger & (U1 << np.uint64(move_to(move))):
+                    score -= THREAT_ORDER
+                elif danger & (U1 << np.uint64(move_from(move))):
+                    score += THREAT_ORDER
+            scores[i] = score
 
 
 @jit_inline

@@ -23,8 +23,9 @@ Profiles (ctrl[K_PROFILE]):
          cut node, see `search`'s cut_node; up to two plies less or more by the move's
          history), internal iterative reduction, SEE and delta pruning of captures in
          quiescence, killers, a bounded history with a malus for the quiet moves searched
-         before the best one (engine.movepick.update_history), mate-distance pruning; no TT
-         cut-offs at PV nodes.
+         before the best one (engine.movepick.update_history), quiet moves ordered (and so
+         reduced) by the threats of cheaper enemy pieces (engine.movepick.threat_sets),
+         mate-distance pruning; no TT cut-offs at PV nodes.
   PAPER  the thesis' ALIBABA: material + PST evaluation, PVS + quiescence (captures and
          promotions; every move in check), ordering by refutation (previous PV), TT move,
          MVV-LVA, promotions, history; no extensions, no pruning beyond alpha-beta; TT
@@ -325,7 +326,7 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
     side = P.st[P.meta[0], ST_SIDE]
     prune_losing = not checked and not paper
     delta_base = best + DELTA_MARGIN
-    score_moves(P, S, S.moves, S.scores, start, end, 0, tt_move, ply, side, False)
+    score_moves(P, T, S, S.moves, S.scores, start, end, 0, tt_move, ply, side, False)
     for i in range(start, end):
         move = pick_next(S.moves, S.scores, i, end)
         if prune_losing and not move_is_promotion(move):
@@ -459,7 +460,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     if track:   # n-ply lines: no table move, but maybe an ancestor's
         tt_move, line_move, line_next = _line_move(tt, S, ply, tt_move, tt_line, start, end)
     pv_move = S.stack[ply, STACK_PREV_PV] if on_pv and ply < ctrl[K_PREV_PV_LEN] else 0
-    score_moves(P, S, S.moves, S.scores, start, end, pv_move, tt_move, ply, side, not paper)
+    score_moves(P, T, S, S.moves, S.scores, start, end, pv_move, tt_move, ply, side, not paper)
 
     # 4. PVS over the ordered moves.
     best = -INFINITE

@@ -67,7 +67,7 @@ def walk(P, T, tt, S, depth, moves, start, piece, sink):
         return np.int64(1)
     end = generate_moves(P, T, moves, start, GEN_ALL)
     if piece == 7:
-        score_moves(P, S, moves, S.scores, start, end, np.int64(0), np.int64(0), np.int64(0),
+        score_moves(P, T, S, moves, S.scores, start, end, np.int64(0), np.int64(0), np.int64(0),
                     side_to_move(P), True)
         sink[0] += S.scores[start]
     elif piece == 8:
