@@ -13,10 +13,10 @@ import numpy as np
 from engine._jit import jit, jit_inline
 from engine.attacks import bishop_attacks, knight_attacks, rook_attacks
 from engine.bitboard import lsb
-from engine.eval import pawn_attack_set
 from engine.codec import (
     move_flag, move_from, move_is_en_passant, move_to, piece_of, piece_type_of, promotion_type,
 )
+from engine.eval import pawn_attack_set
 from engine.position import attackers_to
 from engine.types import (
     BISHOP, BLACK, EMPTY, FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, KING, KNIGHT, OCC, PAWN,
@@ -108,8 +108,8 @@ def score_moves(P, T, S, moves, scores, start, end, pv_move, tt_move, ply, side,
             scores[i] = ORDER_KILLER
         else:
             score = S.history[side, move_from(move), move_to(move)]
-            mover = piece_type_of(P.board[move_from(move)])
-            if use_killers and mover != PAWN and mover != KING:
+            mover = piece_type_of(P.board[move_from(move)]) if use_killers else PAWN
+            if mover != PAWN and mover != KING:   # PLAY only: the paper orders by history
                 if not threats_known:
                     by_pawn, by_minor, by_rook = threat_sets(P, T, side ^ 1)
                     threats_known = True
