@@ -135,8 +135,12 @@ LMR_HISTORY = 6000       # a quiet move's reduction shrinks by its history / thi
 IIR_MIN_DEPTH = 4        # internal iterative reduction: position not in the table at this depth or more
 FUTILITY_MAX_DEPTH = 5
 FUTILITY_MARGIN = 110    # per ply: quiet moves cannot lift static + margin above alpha
+FUTILITY_REDUCED_PLIES = 3   # futility is tested at the depth after the late-move reduction,
+                             # so nodes up to this much deeper than FUTILITY_MAX_DEPTH prune too
 LAZY_MARGIN = 400        # quiescence: positional terms rarely move a score this much
 DELTA_MARGIN = 200       # quiescence: a capture cannot lift stand-pat + victim + this above alpha
+HISTORY_PRUNE_DEPTH = 3  # history pruning: at this depth or less a plain quiet move whose
+HISTORY_PRUNE = 3000     # ordering score (history + threat shift) is below -this x depth is skipped
 LMP_BASE = 4             # late-move pruning: quiet moves past LMP_BASE + depth^2 are skipped
                          # (two thirds of that when not improving)
 # "Improving": the static evaluation is above that of two plies before (the same side to
@@ -224,6 +228,22 @@ def lmr_history_adjustment(history):
     if history >= 0:
         return min(2, history // LMR_HISTORY)
     return -min(2, -history // LMR_HISTORY)
+
+
+@jit
+def late_move_reduction(depth, searched):
+    """The logarithmic late-move reduction of a move searched after `searched` others, before
+    the adjustments for PV, cut nodes and history (the caller checks LMR_MIN_DEPTH/MOVES)."""
+    return int(LMR_BASE + math.log(depth) * math.log(searched) / LMR_DIVISOR)
+
+
+@jit
+def futility_reduction(depth, searched):
+    """Plies a quiet move's futility test takes off the node's depth: the late-move
+    reduction it would get (the logarithmic formula alone) after `searched` moves."""
+    if depth < LMR_MIN_DEPTH or searched < LMR_MIN_MOVES:
+        return 0
+    return min(depth - 1, late_move_reduction(depth, searched))
 
 
 @jit
@@ -470,11 +490,13 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     # Quiet late moves of a non-PV node near the horizon are pruned when they look hopeless
     # (never while every move searched so far loses to mate: a pruned move may be the only
     # defence). A pruned move is taken to score at most what pruned it: the futility value,
-    # or alpha for late-move pruning, so a fail-low stores an upper bound that allows for it.
-    prune_quiets = (not paper and not is_pv and not checked and depth <= FUTILITY_MAX_DEPTH
+    # or alpha for late-move and history pruning, so a fail-low stores an upper bound that
+    # allows for it.
+    prune_quiets = (not paper and not is_pv and not checked
+                    and depth <= FUTILITY_MAX_DEPTH + FUTILITY_REDUCED_PLIES
                     and alpha > -MATE_BOUND)
-    futile = prune_quiets and static + FUTILITY_MARGIN * depth <= alpha
-    pruned_bound = static + FUTILITY_MARGIN * depth if futile else alpha
+    may_lmp = depth <= FUTILITY_MAX_DEPTH
+    pruned_bound = -INFINITE
     late_moves = LMP_BASE + depth * depth if improving else (LMP_BASE + depth * depth) * 2 // 3
     pruned = False
     tried_quiets = 0   # PLAY: quiet moves searched (for the history malus below)
@@ -485,8 +507,21 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         move = pick_next(S.moves, S.scores, i, end)
         quiet = not is_capture(P, move) and not move_is_promotion(move)
         plain_quiet = quiet and S.scores[i] < ORDER_KILLER   # not a PV, TT or killer move
-        prune = (prune_quiets and plain_quiet and searched > 0 and best > -MATE_BOUND
-                 and (futile or i - start >= late_moves))
+        prune = False
+        prune_bound = alpha
+        if prune_quiets and plain_quiet and searched > 0 and best > -MATE_BOUND:
+            # Futility at the depth the move would be searched to after its late-move
+            # reduction: a late move at depth 8 can be as hopeless as an early one at 5.
+            futility_depth = depth - futility_reduction(depth, searched)
+            futility_value = static + FUTILITY_MARGIN * futility_depth
+            if (futility_depth <= FUTILITY_MAX_DEPTH and futility_value <= alpha
+                    and alpha < MATE_BOUND):   # no static value beats a mate: search it
+                prune = True
+                prune_bound = futility_value
+            elif may_lmp and (i - start >= late_moves
+                              or (depth <= HISTORY_PRUNE_DEPTH
+                                  and S.scores[i] < -HISTORY_PRUNE * depth)):
+                prune = True
         if prune:
             if not check_info_known:
                 info = check_info(P, T)
@@ -494,6 +529,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
             prune = not gives_check_with(P, T, move, info)   # checks may mate: never pruned
         if prune:
             pruned = True
+            pruned_bound = max(pruned_bound, prune_bound)
             if not rest_scanned:
                 # Ordering puts plain quiet moves last, and the condition above stays true
                 # while nothing is searched: every later move is pruned too unless it gives
@@ -515,7 +551,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
             reduction = 0
             if (not paper and quiet and not checked and depth >= LMR_MIN_DEPTH
                     and searched >= LMR_MIN_MOVES and not in_check(P, T)):
-                reduction = int(LMR_BASE + math.log(depth) * math.log(searched) / LMR_DIVISOR)
+                reduction = late_move_reduction(depth, searched)
                 if is_pv or not plain_quiet:
                     reduction -= 1
                 if cut_node:

@@ -3,6 +3,8 @@ a position that got worse than two plies before is pruned harder, never less; qu
 computes the positional terms only when material and piece-square values do not already
 decide the stand-pat against the window. The fifth: the table's score, where its bound makes
 it the better guess, stands in for the static evaluation in the pruning decisions."""
+import math
+
 import numpy as np
 import pytest
 
@@ -10,8 +12,9 @@ from engine.bench import BENCH_FENS
 from engine.board import Board
 from engine.eval import evaluate, evaluate_full
 from engine.search import (
-    K_NODES, K_PROFILE, LAZY_MARGIN, NO_EVAL, PROFILE_PAPER, PROFILE_PLAY, new_search_state,
-    STACK_EVAL, quiesce, search,
+    FUTILITY_MAX_DEPTH, K_NODES, K_PROFILE, LAZY_MARGIN, LMR_BASE, LMR_DIVISOR, LMR_MIN_DEPTH,
+    LMR_MIN_MOVES, NO_EVAL, PROFILE_PAPER, PROFILE_PLAY, new_search_state, STACK_EVAL,
+    futility_reduction, late_move_reduction, quiesce, search,
 )
 from engine.tt import new_table
 
@@ -115,3 +118,21 @@ def test_a_stored_lower_bound_above_the_evaluation_replaces_it_for_pruning():
     # An upper bound above the evaluation says nothing new: the search goes on as without one.
     assert searched(BOUND_UPPER, high)[:2] == searched(None, 0)[:2]
     assert searched(None, 0)[1] > 1
+
+
+def test_futility_is_tested_at_the_late_move_reduced_depth():
+    """A quiet move's futility test takes its logarithmic late-move reduction off the node's
+    depth (none where late-move reductions do not apply, never below one ply), and the
+    search's reductions start from the same formula."""
+    for depth in range(1, 24):
+        for searched in range(0, 64):
+            if depth < LMR_MIN_DEPTH or searched < LMR_MIN_MOVES:
+                expected = 0
+            else:
+                expected = min(depth - 1, int(LMR_BASE + math.log(depth) * math.log(searched)
+                                              / LMR_DIVISOR))
+                assert late_move_reduction(depth, searched) == int(
+                    LMR_BASE + math.log(depth) * math.log(searched) / LMR_DIVISOR)
+            assert futility_reduction(depth, searched) == expected, (depth, searched)
+    # Late moves of a depth-8 node are tested as at depth 5 or less: the old limit's depth.
+    assert 8 - futility_reduction(8, 30) <= FUTILITY_MAX_DEPTH
