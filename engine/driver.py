@@ -255,6 +255,7 @@ class Searcher:
             helper.ctrl[K_NODES] = 0
         S.killers[:] = 0
         S.history[:] = 0
+        S.cont_history[:] = 0
         if new_generation:
             tt_new_search(tt)
         result = Result()
@@ -374,6 +375,7 @@ class Searcher:
         ctrl = S.ctrl
         S.killers[:] = 0
         S.history[:] = 0
+        S.cont_history[:] = 0
         order = order.copy()
         if len(order) > 2:
             shift = number % (len(order) - 1)

@@ -1,8 +1,8 @@
 """[jit] Move ordering: refutation (PV) move, TT move, captures by MVV-LVA, promotions,
 killers, history (PLAY: bounded, with a malus for the quiet moves searched before the
 best one, and shifted by threats: a piece moved onto a square a cheaper enemy piece attacks
-comes later, one moved away from such a square to a safe one sooner; PAPER: the thesis'
-counter of depth per cut-off).
+comes later, one moved away from such a square to a safe one sooner, plus two continuation
+histories; PAPER: the thesis' counter of depth per cut-off).
 
 Moves get an int64 ordering score in a buffer parallel to the move buffer; `pick_next`
 does one step of a selection sort, so a node that cuts off after the first move never
@@ -20,7 +20,7 @@ from engine.eval import pawn_attack_set
 from engine.position import attackers_to
 from engine.types import (
     BISHOP, BLACK, EMPTY, FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, KING, KNIGHT, OCC, PAWN,
-    QUEEN, ROOK, U0, U1, WHITE,
+    QUEEN, ROOK, STACK_MOVED, U0, U1, WHITE,
 )
 
 # Ordering bands: each band beats every score of the bands below it.
@@ -85,6 +85,11 @@ def threat_sets(P, T, them):
 
 @jit
 def score_moves(P, T, S, moves, scores, start, end, pv_move, tt_move, ply, side, use_killers):
+    """Ordering scores; with `use_killers` (PLAY) a plain quiet move's score is its
+    history, shifted by threats, plus its continuation histories after the moves one and two
+    plies back."""
+    follow1 = S.stack[ply - 1, STACK_MOVED] if use_killers and ply >= 1 else -1
+    follow2 = S.stack[ply - 2, STACK_MOVED] if use_killers and ply >= 2 else -1
     # PLAY: the threat sets of threat_sets, found when the first quiet piece move needs them
     threats_known = False
     by_pawn = U0
@@ -118,6 +123,11 @@ def score_moves(P, T, S, moves, scores, start, end, pv_move, tt_move, ply, side,
                     score -= THREAT_ORDER
                 elif danger & (U1 << np.uint64(move_from(move))):
                     score += THREAT_ORDER
+            if follow1 >= 0:
+                piece_to = continuation_index(P, move)
+                score += S.cont_history[follow1, piece_to]
+                if follow2 >= 0:
+                    score += S.cont_history[follow2, piece_to]
             scores[i] = score
 
 
@@ -139,14 +149,14 @@ def pick_next(moves, scores, i, end):
 
 
 @jit
-def reward_quiet(S, ply, side, move, depth, play):
+def reward_quiet(P, S, ply, side, move, depth, play):
     """A quiet move caused a cut-off (or was best): history learns it, and with `play`
-    (the PLAY profile) the killers too, its history then being the bounded one."""
+    (the PLAY profile) the killers too, its histories then being the bounded ones."""
     if play:
         if S.killers[ply, 0] != move:
             S.killers[ply, 1] = S.killers[ply, 0]
             S.killers[ply, 0] = move
-        update_history(S, side, move, history_bonus(depth))
+        update_quiet_histories(P, S, ply, side, move, history_bonus(depth))
         return
     frm = move_from(move)
     to = move_to(move)
@@ -172,11 +182,40 @@ def history_bonus(depth):
 
 
 @jit
+def gravity(value, bonus):
+    return value + bonus - value * abs(bonus) // HISTORY_LIMIT
+
+
+@jit
 def update_history(S, side, move, bonus):
     frm = move_from(move)
     to = move_to(move)
-    value = S.history[side, frm, to]
-    S.history[side, frm, to] = value + bonus - value * abs(bonus) // HISTORY_LIMIT
+    S.history[side, frm, to] = gravity(S.history[side, frm, to], bonus)
+
+
+# Continuation history (PLAY): how a quiet move (moved piece, target square) fared right
+# after an earlier move of the line (its piece and target square), one and two plies back;
+# both look-backs share one table. Row CONTINUATION_NONE follows a null move. The values
+# are bounded like the history's, so an int16 table of 769 x 768 (1.2 MB) holds them.
+CONTINUATION_NONE = 12 * 64
+
+
+@jit
+def continuation_index(P, move):
+    """piece * 64 + target square of `move`, in the position before it is made."""
+    return P.board[move_from(move)] * 64 + move_to(move)
+
+
+@jit
+def update_quiet_histories(P, S, ply, side, move, bonus):
+    """A bounded update of a quiet move's history and of its continuation histories after
+    the moves one and two plies back (PLAY)."""
+    update_history(S, side, move, bonus)
+    if ply >= 1:
+        piece_to = continuation_index(P, move)
+        for back in range(1, min(ply, 2) + 1):
+            row = S.stack[ply - back, STACK_MOVED]
+            S.cont_history[row, piece_to] = gravity(np.int64(S.cont_history[row, piece_to]), bonus)
 
 
 @jit

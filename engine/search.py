@@ -24,7 +24,8 @@ Profiles (ctrl[K_PROFILE]):
          history), internal iterative reduction, SEE and delta pruning of captures in
          quiescence, killers, a bounded history with a malus for the quiet moves searched
          before the best one (engine.movepick.update_history), quiet moves ordered (and so
-         reduced) by the threats of cheaper enemy pieces (engine.movepick.threat_sets),
+         reduced) by the threats of cheaper enemy pieces (engine.movepick.threat_sets) and by
+         continuation histories (engine.movepick.update_quiet_histories),
          mate-distance pruning; no TT cut-offs at PV nodes.
   PAPER  the thesis' ALIBABA: material + PST evaluation, PVS + quiescence (captures and
          promotions; every move in check), ordering by refutation (previous PV), TT move,
@@ -55,8 +56,8 @@ from engine.codec import move_is_promotion, piece_of
 from engine.eval import evaluate, evaluate_full
 from engine.movegen import generate_moves
 from engine.movepick import (
-    ORDER_KILLER, capture_gain, history_bonus, is_capture, pick_next, reward_quiet, score_moves,
-    see_at_least, update_history,
+    CONTINUATION_NONE, ORDER_KILLER, capture_gain, continuation_index, history_bonus, is_capture,
+    pick_next, reward_quiet, score_moves, see_at_least, update_quiet_histories,
 )
 from engine.position import (
     check_info, current_key, gives_check_with, in_check, make_move, make_null, repeats_as_draw,
@@ -69,22 +70,18 @@ from engine.tt import (
 )
 from engine.types import (
     BISHOP, BLACK, DRAW, GEN_ALL, GEN_NOISY, INFINITE, KNIGHT, MATE, MATE_BOUND,
-    MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_SIDE, U0, WHITE,
+    MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_SIDE, STACK_EVAL, STACK_LEN,
+    STACK_MOVED, STACK_PREV_PV, STACK_PV_LEN, U0, WHITE,
 )
 
 SearchState = collections.namedtuple(
     "SearchState",
-    "ctrl killers history pv stack moves scores root_moves root_nodes lines")
+    "ctrl killers history pv stack moves scores root_moves root_nodes lines cont_history")
 # Keep this tuple short. Every jitted function that takes it receives each array as about
 # seven scalar arguments, and past a size the compiled search runs at half speed: one more
 # unused 1-D array (a 14th field, when it had 13) took `bench` from 2.5 to 1.2 M nodes/s.
-# Per-ply scalars therefore share `stack`, and the two n-ply lines share `lines`.
-
-# stack columns (one row per ply)
-STACK_PV_LEN = 0     # the PV's end in pv[ply] (moves pv[ply, ply:end])
-STACK_PREV_PV = 1    # the previous iteration's PV move at this ply (the refutation move)
-STACK_EVAL = 2       # PLAY: the static evaluation, NO_EVAL when in check
-STACK_LEN = 3
+# Per-ply scalars therefore share `stack` (columns STACK_* in engine.types), and the two
+# n-ply lines share `lines`.
 
 # lines rows (n-ply lines, PAPER)
 LINE_RETURNED = 0    # the line a node returns
@@ -130,8 +127,9 @@ LMR_MIN_DEPTH = 3
 LMR_MIN_MOVES = 3
 LMR_BASE = 0.8           # reduction = LMR_BASE + ln(depth) ln(moves searched) / LMR_DIVISOR
 LMR_DIVISOR = 2.4
-LMR_HISTORY = 6000       # a quiet move's reduction shrinks by its history / this (at most
-                         # 2 plies either way): a move that often cut off is reduced less
+LMR_HISTORY = 8000       # a quiet move's reduction shrinks by its ordering score (history +
+                         # continuation histories) / this, at most 2 plies either way: a
+                         # move that often did well here is reduced less
 IIR_MIN_DEPTH = 4        # internal iterative reduction: position not in the table at this depth or more
 FUTILITY_MAX_DEPTH = 5
 FUTILITY_MARGIN = 110    # per ply: quiet moves cannot lift static + margin above alpha
@@ -163,12 +161,15 @@ def new_search_state() -> SearchState:
         root_moves=np.zeros(MAX_MOVES, dtype=np.int64),
         root_nodes=np.zeros(MAX_MOVES, dtype=np.int64),
         lines=np.zeros((2, plies), dtype=np.uint64),  # n-ply lines (LINE_* rows)
+        # PLAY: continuation history (engine.movepick)
+        cont_history=np.zeros((CONTINUATION_NONE + 1, 12 * 64), dtype=np.int16),
     )
 
 
 def _new_stack(plies):
     stack = np.zeros((plies, STACK_LEN), dtype=np.int64)
     stack[:, STACK_EVAL] = NO_EVAL
+    stack[:, STACK_MOVED] = CONTINUATION_NONE
     return stack
 
 
@@ -224,7 +225,8 @@ def _update_pv(S, ply, move):
 @jit
 def lmr_history_adjustment(history):
     """Plies a quiet move's late-move reduction shrinks by (negative: grows by) for its
-    history: history / LMR_HISTORY rounded towards zero, at most 2 either way."""
+    ordering score (history plus continuation histories): that / LMR_HISTORY rounded
+    towards zero, at most 2 either way."""
     if history >= 0:
         return min(2, history // LMR_HISTORY)
     return -min(2, -history // LMR_HISTORY)
@@ -457,6 +459,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 return static
             if (allow_null and depth >= NULL_MIN_DEPTH and static >= beta
                     and _has_pieces(P, side)):
+                S.stack[ply, STACK_MOVED] = CONTINUATION_NONE
                 make_null(P, T)
                 tt_prefetch(tt, current_key(P))
                 score = -search(P, T, tt, S, depth - 1 - NULL_REDUCTION - depth // 6, -beta,
@@ -539,6 +542,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 if not _any_gives_check(P, T, S.moves, i + 1, end, info):
                     break
             continue
+        S.stack[ply, STACK_MOVED] = continuation_index(P, move)
         make_move(P, T, move)
         tt_prefetch(tt, current_key(P))
         if track:
@@ -589,7 +593,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     # 5. Learn and store.
     if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
             and not move_is_promotion(best_move):
-        reward_quiet(S, ply, side, best_move, depth, not paper)
+        reward_quiet(P, S, ply, side, best_move, depth, not paper)
         if not paper and tried_quiets > 1:
             # PLAY: the quiet moves picked before the best one did worse: history malus
             # (pick_next leaves the moves it has picked at the front, in the order picked).
@@ -599,7 +603,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 if other == best_move:
                     break
                 if not is_capture(P, other) and not move_is_promotion(other):
-                    update_history(S, side, other, malus)
+                    update_quiet_histories(P, S, ply, side, other, malus)
     if track:
         S.lines[LINE_RETURNED, ply] = line_prepend(best_move, best_line, tt_line_plies(tt) - 1)
     if use_table:
@@ -650,6 +654,7 @@ def search_root(P, T, tt, S, depth, alpha, beta):
         ctrl[K_CURRMOVE_NUMBER] = i + 1
         nodes_before = ctrl[K_NODES]
         quiet = not is_capture(P, move) and not move_is_promotion(move)
+        S.stack[0, STACK_MOVED] = continuation_index(P, move)
         make_move(P, T, move)
         if track:
             _pass_line(S, 0, move, line_move, line_next)
@@ -694,7 +699,7 @@ def search_root(P, T, tt, S, depth, alpha, beta):
     if ctrl[K_STOP] == 0:
         if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
                 and not move_is_promotion(best_move):
-            reward_quiet(S, 0, side, best_move, depth, not paper)
+            reward_quiet(P, S, 0, side, best_move, depth, not paper)
         if track:
             S.lines[LINE_RETURNED, 0] = line_prepend(best_move, best_line, tt_line_plies(tt) - 1)
         if tt_enabled(tt):

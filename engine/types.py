@@ -154,3 +154,11 @@ I_PST_EG = 768
 I_PHASE = 1536
 I_CASTLE_KEEP = 1552
 I_SIZE = I_CASTLE_KEEP + 64
+
+# The search's per-ply record (engine.search.SearchState.stack), one row per ply:
+STACK_PV_LEN = 0     # the PV's end in pv[ply] (moves pv[ply, ply:end])
+STACK_PREV_PV = 1    # the previous iteration's PV move at this ply (the refutation move)
+STACK_EVAL = 2       # PLAY: the static evaluation, NO_EVAL when in check
+STACK_MOVED = 3      # PLAY: the continuation index (piece * 64 + target) of the move made
+                     # here, CONTINUATION_NONE for a null move
+STACK_LEN = 4
