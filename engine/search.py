@@ -138,7 +138,8 @@ FUTILITY_REDUCED_PLIES = 3   # futility is tested at the depth after the late-mo
 LAZY_MARGIN = 400        # quiescence: positional terms rarely move a score this much
 DELTA_MARGIN = 200       # quiescence: a capture cannot lift stand-pat + victim + this above alpha
 HISTORY_PRUNE_DEPTH = 3  # history pruning: at this depth or less a plain quiet move whose
-HISTORY_PRUNE = 3000     # ordering score (history + threat shift) is below -this x depth is skipped
+HISTORY_PRUNE = 3000     # ordering score (history, threat shift, continuation histories) is
+                         # below -this x depth is skipped
 LMP_BASE = 4             # late-move pruning: quiet moves past LMP_BASE + depth^2 are skipped
                          # (two thirds of that when not improving)
 # "Improving": the static evaluation is above that of two plies before (the same side to
