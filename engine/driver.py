@@ -32,7 +32,9 @@ from engine.search import (
 )
 from engine.timeman import Clock
 from engine.tt import set_sharing, set_store_rules, tt_hashfull, tt_new_search
-from engine.types import INFINITE, MATE, MATE_BOUND, MAX_SEARCH_DEPTH, ST_SIDE
+from engine.types import (
+    INFINITE, MATE, MATE_BOUND, MAX_SEARCH_DEPTH, ST_SIDE, STACK_KILLER_1, STACK_KILLER_2,
+)
 
 ASPIRATION_PAPER = 100   # ALIBABA: one pawn, then open on the failing side
 ASPIRATION_PLAY = 35     # then doubled on the failing side, open past 400
@@ -253,7 +255,7 @@ class Searcher:
         for helper in helpers:
             helper.ctrl[K_STOP + 1:] = 0
             helper.ctrl[K_NODES] = 0
-        S.killers[:] = 0
+        S.stack[:, STACK_KILLER_1:STACK_KILLER_2 + 1] = 0
         S.history[:] = 0
         S.cont_history[:] = 0
         if new_generation:
@@ -373,7 +375,7 @@ class Searcher:
         only through the table. Odd helpers start one ply deeper; each rotates the root
         moves after the first by its number, so the threads go different ways at first."""
         ctrl = S.ctrl
-        S.killers[:] = 0
+        S.stack[:, STACK_KILLER_1:STACK_KILLER_2 + 1] = 0
         S.history[:] = 0
         S.cont_history[:] = 0
         order = order.copy()

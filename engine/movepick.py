@@ -20,7 +20,7 @@ from engine.eval import pawn_attack_set
 from engine.position import attackers_to
 from engine.types import (
     BISHOP, BLACK, EMPTY, FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, KING, KNIGHT, OCC, PAWN,
-    QUEEN, ROOK, STACK_MOVED, U0, U1, WHITE,
+    QUEEN, ROOK, STACK_KILLER_1, STACK_KILLER_2, STACK_MOVED, U0, U1, WHITE,
 )
 
 # Ordering bands: each band beats every score of the bands below it.
@@ -107,9 +107,9 @@ def score_moves(P, T, S, moves, scores, start, end, pv_move, tt_move, ply, side,
             scores[i] = ORDER_CAPTURE + capture_score(P, move) * 8 + promotion
         elif flag >= FLAG_PROMO_KNIGHT:
             scores[i] = ORDER_PROMOTION + flag
-        elif use_killers and move == S.killers[ply, 0]:
+        elif use_killers and move == S.stack[ply, STACK_KILLER_1]:
             scores[i] = ORDER_KILLER + 1
-        elif use_killers and move == S.killers[ply, 1]:
+        elif use_killers and move == S.stack[ply, STACK_KILLER_2]:
             scores[i] = ORDER_KILLER
         else:
             score = S.history[side, move_from(move), move_to(move)]
@@ -153,9 +153,9 @@ def reward_quiet(P, S, ply, side, move, depth, play):
     """A quiet move caused a cut-off (or was best): history learns it, and with `play`
     (the PLAY profile) the killers too, its histories then being the bounded ones."""
     if play:
-        if S.killers[ply, 0] != move:
-            S.killers[ply, 1] = S.killers[ply, 0]
-            S.killers[ply, 0] = move
+        if S.stack[ply, STACK_KILLER_1] != move:
+            S.stack[ply, STACK_KILLER_2] = S.stack[ply, STACK_KILLER_1]
+            S.stack[ply, STACK_KILLER_1] = move
         update_quiet_histories(P, S, ply, side, move, history_bonus(depth))
         return
     frm = move_from(move)

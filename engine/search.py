@@ -76,7 +76,7 @@ from engine.types import (
 
 SearchState = collections.namedtuple(
     "SearchState",
-    "ctrl killers history pv stack moves scores root_moves root_nodes lines cont_history")
+    "ctrl history pv stack moves scores root_moves root_nodes lines cont_history")
 # Keep this tuple short. Every jitted function that takes it receives each array as about
 # seven scalar arguments, and past a size the compiled search runs at half speed: one more
 # unused 1-D array (a 14th field, when it had 13) took `bench` from 2.5 to 1.2 M nodes/s.
@@ -153,7 +153,6 @@ def new_search_state() -> SearchState:
     plies = MAX_PLY + 2
     return SearchState(
         ctrl=np.zeros(K_LEN, dtype=np.int64),
-        killers=np.zeros((plies, 2), dtype=np.int64),
         history=np.zeros((2, 64, 64), dtype=np.int64),
         pv=np.zeros((plies, plies), dtype=np.int64),
         stack=_new_stack(plies),

@@ -161,4 +161,6 @@ STACK_PREV_PV = 1    # the previous iteration's PV move at this ply (the refutat
 STACK_EVAL = 2       # PLAY: the static evaluation, NO_EVAL when in check
 STACK_MOVED = 3      # PLAY: the continuation index (piece * 64 + target) of the move made
                      # here, CONTINUATION_NONE for a null move
-STACK_LEN = 4
+STACK_KILLER_1 = 4   # PLAY: the killer moves of this ply, the newer first
+STACK_KILLER_2 = 5
+STACK_LEN = 6
