@@ -28,13 +28,11 @@ from engine.search import (
     K_CURRMOVE, K_CURRMOVE_NUMBER, K_MAX_NODES, K_NODES, K_PREV_PV_LEN, K_PROFILE,
     K_ROOT_BEST, K_ROOT_BEST_EXACT, K_ROOT_BEST_SCORE, K_ROOT_COMPLETED, K_ROOT_COUNT,
     K_SELDEPTH, K_STOP, PROFILE_PAPER, PROFILE_PLAY, STACK_PREV_PV, STACK_PV_LEN, SearchState,
-    new_search_state, search_root,
+    clear_move_ordering, new_search_state, search_root,
 )
 from engine.timeman import Clock
 from engine.tt import set_sharing, set_store_rules, tt_hashfull, tt_new_search
-from engine.types import (
-    INFINITE, MATE, MATE_BOUND, MAX_SEARCH_DEPTH, ST_SIDE, STACK_KILLER_1, STACK_KILLER_2,
-)
+from engine.types import INFINITE, MATE, MATE_BOUND, MAX_SEARCH_DEPTH, ST_SIDE
 
 ASPIRATION_PAPER = 100   # ALIBABA: one pawn, then open on the failing side
 ASPIRATION_PLAY = 35     # then doubled on the failing side, open past 400
@@ -255,9 +253,7 @@ class Searcher:
         for helper in helpers:
             helper.ctrl[K_STOP + 1:] = 0
             helper.ctrl[K_NODES] = 0
-        S.stack[:, STACK_KILLER_1:STACK_KILLER_2 + 1] = 0
-        S.history[:] = 0
-        S.cont_history[:] = 0
+        clear_move_ordering(S)
         if new_generation:
             tt_new_search(tt)
         result = Result()
@@ -375,9 +371,7 @@ class Searcher:
         only through the table. Odd helpers start one ply deeper; each rotates the root
         moves after the first by its number, so the threads go different ways at first."""
         ctrl = S.ctrl
-        S.stack[:, STACK_KILLER_1:STACK_KILLER_2 + 1] = 0
-        S.history[:] = 0
-        S.cont_history[:] = 0
+        clear_move_ordering(S)
         order = order.copy()
         if len(order) > 2:
             shift = number % (len(order) - 1)

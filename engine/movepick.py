@@ -84,12 +84,14 @@ def threat_sets(P, T, them):
 
 
 @jit
-def score_moves(P, T, S, moves, scores, start, end, pv_move, tt_move, ply, side, use_killers):
-    """Ordering scores; with `use_killers` (PLAY) a plain quiet move's score is its
-    history, shifted by threats, plus its continuation histories after the moves one and two
-    plies back."""
-    follow1 = S.stack[ply - 1, STACK_MOVED] if use_killers and ply >= 1 else -1
-    follow2 = S.stack[ply - 2, STACK_MOVED] if use_killers and ply >= 2 else -1
+def score_moves(P, T, S, moves, scores, start, end, pv_move, tt_move, ply, side, play_ordering):
+    """Ordering scores. With `play_ordering` (the PLAY profile's full-width nodes) the
+    killers count, and a plain quiet move's score is its history, shifted by threats, plus
+    its continuation histories after the moves one and two plies back; without it (the
+    paper profile, quiescence, the driver's root order) quiet moves are ordered by history
+    alone."""
+    follow1 = S.stack[ply - 1, STACK_MOVED] if play_ordering and ply >= 1 else -1
+    follow2 = S.stack[ply - 2, STACK_MOVED] if play_ordering and ply >= 2 else -1
     # PLAY: the threat sets of threat_sets, found when the first quiet piece move needs them
     threats_known = False
     by_pawn = U0
@@ -107,13 +109,13 @@ def score_moves(P, T, S, moves, scores, start, end, pv_move, tt_move, ply, side,
             scores[i] = ORDER_CAPTURE + capture_score(P, move) * 8 + promotion
         elif flag >= FLAG_PROMO_KNIGHT:
             scores[i] = ORDER_PROMOTION + flag
-        elif use_killers and move == S.stack[ply, STACK_KILLER_1]:
+        elif play_ordering and move == S.stack[ply, STACK_KILLER_1]:
             scores[i] = ORDER_KILLER + 1
-        elif use_killers and move == S.stack[ply, STACK_KILLER_2]:
+        elif play_ordering and move == S.stack[ply, STACK_KILLER_2]:
             scores[i] = ORDER_KILLER
         else:
             score = S.history[side, move_from(move), move_to(move)]
-            mover = piece_type_of(P.board[move_from(move)]) if use_killers else PAWN
+            mover = piece_type_of(P.board[move_from(move)]) if play_ordering else PAWN
             if mover != PAWN and mover != KING:   # PLAY only: the paper orders by history
                 if not threats_known:
                     by_pawn, by_minor, by_rook = threat_sets(P, T, side ^ 1)

@@ -70,8 +70,8 @@ from engine.tt import (
 )
 from engine.types import (
     BISHOP, BLACK, DRAW, GEN_ALL, GEN_NOISY, INFINITE, KNIGHT, MATE, MATE_BOUND,
-    MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_SIDE, STACK_EVAL, STACK_LEN,
-    STACK_MOVED, STACK_PREV_PV, STACK_PV_LEN, U0, WHITE,
+    MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_SIDE, STACK_EVAL, STACK_KILLER_1,
+    STACK_KILLER_2, STACK_LEN, STACK_MOVED, STACK_PREV_PV, STACK_PV_LEN, U0, WHITE,
 )
 
 SearchState = collections.namedtuple(
@@ -164,6 +164,14 @@ def new_search_state() -> SearchState:
         # PLAY: continuation history (engine.movepick)
         cont_history=np.zeros((CONTINUATION_NONE + 1, 12 * 64), dtype=np.int16),
     )
+
+
+def clear_move_ordering(S: SearchState) -> None:
+    """Forget what move ordering learnt (killers, history, continuation histories): each
+    search, and each helper thread's, starts from nothing."""
+    S.stack[:, STACK_KILLER_1:STACK_KILLER_2 + 1] = 0
+    S.history[:] = 0
+    S.cont_history[:] = 0
 
 
 def _new_stack(plies):
