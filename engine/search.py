@@ -240,11 +240,27 @@ def lmr_history_adjustment(history):
     return -min(2, -history // LMR_HISTORY)
 
 
+def lmr_table():
+    """LMR_BASE + ln(depth) ln(searched) / LMR_DIVISOR, truncated, for depth 1..MAX_PLY and
+    searched 1..MAX_MOVES (row or column 0: 0). Computed once here: two logarithms at every
+    late move were about 1% of a search's time."""
+    table = np.zeros((MAX_PLY + 1, MAX_MOVES + 1), dtype=np.int8)
+    for depth in range(1, MAX_PLY + 1):
+        for searched in range(1, MAX_MOVES + 1):
+            table[depth, searched] = int(LMR_BASE + math.log(depth) * math.log(searched)
+                                         / LMR_DIVISOR)
+    table.setflags(write=False)   # numba freezes a global array into the compiled code
+    return table
+
+
+LMR_TABLE = lmr_table()
+
+
 @jit
 def late_move_reduction(depth, searched):
     """The logarithmic late-move reduction of a move searched after `searched` others, before
     the adjustments for PV, cut nodes and history (the caller checks LMR_MIN_DEPTH/MOVES)."""
-    return int(LMR_BASE + math.log(depth) * math.log(searched) / LMR_DIVISOR)
+    return np.int64(LMR_TABLE[min(depth, MAX_PLY), min(searched, MAX_MOVES)])
 
 
 @jit

@@ -17,6 +17,7 @@ from engine.search import (
     futility_reduction, late_move_reduction, quiesce, search,
 )
 from engine.tt import new_table
+from engine.types import MAX_MOVES, MAX_PLY
 
 NO, YES = np.int64(0), np.int64(1)
 
@@ -134,5 +135,10 @@ def test_futility_is_tested_at_the_late_move_reduced_depth():
                 assert late_move_reduction(depth, searched) == int(
                     LMR_BASE + math.log(depth) * math.log(searched) / LMR_DIVISOR)
             assert futility_reduction(depth, searched) == expected, (depth, searched)
+    # The reductions come from a table (engine.search.LMR_TABLE): every entry is the formula.
+    for depth in range(1, MAX_PLY + 1):
+        for searched in range(1, MAX_MOVES + 1):
+            assert late_move_reduction(depth, searched) == int(
+                LMR_BASE + math.log(depth) * math.log(searched) / LMR_DIVISOR), (depth, searched)
     # Late moves of a depth-8 node are tested as at depth 5 or less: the old limit's depth.
     assert 8 - futility_reduction(8, 30) <= FUTILITY_MAX_DEPTH
