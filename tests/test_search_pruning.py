@@ -132,8 +132,6 @@ def test_futility_is_tested_at_the_late_move_reduced_depth():
             else:
                 expected = min(depth - 1, int(LMR_BASE + math.log(depth) * math.log(searched)
                                               / LMR_DIVISOR))
-                assert late_move_reduction(depth, searched) == int(
-                    LMR_BASE + math.log(depth) * math.log(searched) / LMR_DIVISOR)
             assert futility_reduction(depth, searched) == expected, (depth, searched)
     # The reductions come from a table (engine.search.LMR_TABLE): every entry is the formula.
     for depth in range(1, MAX_PLY + 1):
