@@ -480,7 +480,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 depth -= 1   # never searched: a cheaper search finds a move for the next visit
         if not checked and not is_pv and abs(beta) < MATE_BOUND:
             if depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth + RFP_IMPROVING * improving >= beta:
-                return static
+                return (static + beta) // 2   # halfway: a static value far above beta is an overestimate
             if (allow_null and depth >= NULL_MIN_DEPTH and static >= beta
                     and _has_pieces(P, side)):
                 S.stack[ply, STACK_MOVED] = CONTINUATION_NONE
