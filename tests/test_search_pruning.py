@@ -92,8 +92,8 @@ def test_stand_pat_inside_the_margin_uses_the_full_evaluation():
 
 def test_a_stored_lower_bound_above_the_evaluation_replaces_it_for_pruning():
     """A table entry too shallow to cut, whose lower bound lies far above the static
-    evaluation, lets reverse futility prune at once and return it; "improving" still
-    compares the evaluation itself."""
+    evaluation, lets reverse futility prune at once and return halfway from it to beta;
+    "improving" still compares the evaluation itself."""
     from engine.search import BOUND_LOWER, BOUND_UPPER, RFP_MARGIN
     from engine.tt import tt_store
 
@@ -115,7 +115,7 @@ def test_a_stored_lower_bound_above_the_evaluation_replaces_it_for_pruning():
 
     high = static + 3 * RFP_MARGIN * 3
     score, nodes, recorded = searched(BOUND_LOWER, high)
-    assert (score, nodes, recorded) == (high, 1, static)
+    assert (score, nodes, recorded) == ((high + beta) // 2, 1, static)
     # An upper bound above the evaluation says nothing new: the search goes on as without one.
     assert searched(BOUND_UPPER, high)[:2] == searched(None, 0)[:2]
     assert searched(None, 0)[1] > 1
