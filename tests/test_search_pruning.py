@@ -121,6 +121,31 @@ def test_a_stored_lower_bound_above_the_evaluation_replaces_it_for_pruning():
     assert searched(None, 0)[1] > 1
 
 
+def test_reverse_futility_prunes_to_its_depth_limit_and_no_further():
+    """With a stored lower bound far above beta (too shallow to cut, and enough to keep the
+    internal iterative reduction off), reverse futility returns at once at every depth up to
+    RFP_MAX_DEPTH; one ply deeper the node searches on (null move and moves)."""
+    from engine.search import BOUND_LOWER, RFP_MARGIN, RFP_MAX_DEPTH
+    from engine.tt import tt_store
+
+    board = Board(BENCH_FENS[1])
+    beta = int(evaluate_full(board.P, board.T))
+    high = beta + 2 * RFP_MARGIN * (RFP_MAX_DEPTH + 1)   # above the margin at every depth tried
+
+    def nodes(depth):
+        tt = new_table(mb=1)
+        tt_store(tt, np.uint64(board.key), np.int64(2), np.int64(0), np.int64(high),
+                 np.int64(1), np.int64(BOUND_LOWER), np.int64(1))
+        S = new_search_state()
+        S.ctrl[K_PROFILE] = PROFILE_PLAY
+        search(board.P, board.T, tt, S, np.int64(depth), np.int64(beta - 1), np.int64(beta),
+               np.int64(2), NO, YES, NO)
+        return int(S.ctrl[K_NODES])
+
+    assert [nodes(d) for d in range(2, RFP_MAX_DEPTH + 1)] == [1] * (RFP_MAX_DEPTH - 1)
+    assert nodes(RFP_MAX_DEPTH + 1) > 1
+
+
 def test_futility_is_tested_at_the_late_move_reduced_depth():
     """A quiet move's futility test takes its logarithmic late-move reduction off the node's
     depth (none where late-move reductions do not apply, never below one ply), and the
