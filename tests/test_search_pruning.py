@@ -12,11 +12,12 @@ from engine.bench import BENCH_FENS
 from engine.board import Board
 from engine.eval import evaluate, evaluate_full
 from engine.search import (
-    FUTILITY_MAX_DEPTH, K_NODES, K_PROFILE, LAZY_MARGIN, LMR_BASE, LMR_DIVISOR, LMR_MIN_DEPTH,
-    LMR_MIN_MOVES, NO_EVAL, PROFILE_PAPER, PROFILE_PLAY, new_search_state, STACK_EVAL,
-    futility_reduction, late_move_reduction, quiesce, search,
+    BOUND_LOWER, BOUND_UPPER, FUTILITY_MAX_DEPTH, K_NODES, K_PROFILE, LAZY_MARGIN, LMR_BASE,
+    LMR_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES, NO_EVAL, PROFILE_PAPER, PROFILE_PLAY, RFP_MARGIN,
+    RFP_MAX_DEPTH, STACK_EVAL, futility_reduction, late_move_reduction, new_search_state,
+    quiesce, search,
 )
-from engine.tt import new_table
+from engine.tt import new_table, tt_store
 from engine.types import MAX_MOVES, MAX_PLY
 
 NO, YES = np.int64(0), np.int64(1)
@@ -90,28 +91,31 @@ def test_stand_pat_inside_the_margin_uses_the_full_evaluation():
     assert stand_pat(QUEEN_UP, -20, -10, PROFILE_PAPER) == int(evaluate(board.P))
 
 
+def search_over_stored_bound(board, depth, beta, bound, stored):
+    """A zero-window PLAY search below `beta` of `board` as a node at ply 2, over a fresh 1 MB
+    table holding (unless `bound` is None) a depth-1 entry for it with that bound and score
+    `stored`: (score, nodes, the static evaluation recorded at ply 2)."""
+    tt = new_table(mb=1)
+    if bound is not None:
+        tt_store(tt, np.uint64(board.key), np.int64(2), np.int64(0), np.int64(stored),
+                 np.int64(1), np.int64(bound), np.int64(1))
+    S = new_search_state()
+    S.ctrl[K_PROFILE] = PROFILE_PLAY
+    score = search(board.P, board.T, tt, S, np.int64(depth), np.int64(beta - 1),
+                   np.int64(beta), np.int64(2), NO, YES, NO)
+    return int(score), int(S.ctrl[K_NODES]), int(S.stack[2, STACK_EVAL])
+
+
 def test_a_stored_lower_bound_above_the_evaluation_replaces_it_for_pruning():
     """A table entry too shallow to cut, whose lower bound lies far above the static
     evaluation, lets reverse futility prune at once and return halfway from it to beta;
     "improving" still compares the evaluation itself."""
-    from engine.search import BOUND_LOWER, BOUND_UPPER, RFP_MARGIN
-    from engine.tt import tt_store
-
-    fen = BENCH_FENS[1]
-    board = Board(fen)
+    board = Board(BENCH_FENS[1])
     static = int(evaluate_full(board.P, board.T))
     depth, beta = 3, static + 2 * RFP_MARGIN * 3
 
     def searched(bound, stored):
-        tt = new_table(mb=1)
-        if bound is not None:
-            tt_store(tt, np.uint64(board.key), np.int64(2), np.int64(0), np.int64(stored),
-                     np.int64(1), np.int64(bound), np.int64(1))
-        S = new_search_state()
-        S.ctrl[K_PROFILE] = PROFILE_PLAY
-        score = search(board.P, board.T, tt, S, np.int64(depth), np.int64(beta - 1),
-                       np.int64(beta), np.int64(2), NO, YES, NO)
-        return int(score), int(S.ctrl[K_NODES]), int(S.stack[2, STACK_EVAL])
+        return search_over_stored_bound(board, depth, beta, bound, stored)
 
     high = static + 3 * RFP_MARGIN * 3
     score, nodes, recorded = searched(BOUND_LOWER, high)
@@ -125,22 +129,12 @@ def test_reverse_futility_prunes_to_its_depth_limit_and_no_further():
     """With a stored lower bound far above beta (too shallow to cut, and enough to keep the
     internal iterative reduction off), reverse futility returns at once at every depth up to
     RFP_MAX_DEPTH; one ply deeper the node searches on (null move and moves)."""
-    from engine.search import BOUND_LOWER, RFP_MARGIN, RFP_MAX_DEPTH
-    from engine.tt import tt_store
-
     board = Board(BENCH_FENS[1])
     beta = int(evaluate_full(board.P, board.T))
     high = beta + 2 * RFP_MARGIN * (RFP_MAX_DEPTH + 1)   # above the margin at every depth tried
 
     def nodes(depth):
-        tt = new_table(mb=1)
-        tt_store(tt, np.uint64(board.key), np.int64(2), np.int64(0), np.int64(high),
-                 np.int64(1), np.int64(BOUND_LOWER), np.int64(1))
-        S = new_search_state()
-        S.ctrl[K_PROFILE] = PROFILE_PLAY
-        search(board.P, board.T, tt, S, np.int64(depth), np.int64(beta - 1), np.int64(beta),
-               np.int64(2), NO, YES, NO)
-        return int(S.ctrl[K_NODES])
+        return search_over_stored_bound(board, depth, beta, BOUND_LOWER, high)[1]
 
     assert [nodes(d) for d in range(2, RFP_MAX_DEPTH + 1)] == [1] * (RFP_MAX_DEPTH - 1)
     assert nodes(RFP_MAX_DEPTH + 1) > 1
