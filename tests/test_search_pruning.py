@@ -14,8 +14,8 @@ from engine.eval import evaluate, evaluate_full
 from engine.search import (
     BOUND_LOWER, BOUND_UPPER, FUTILITY_MAX_DEPTH, K_NODES, K_PROFILE, LAZY_MARGIN, LMR_BASE,
     LMR_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES, NO_EVAL, PROFILE_PAPER, PROFILE_PLAY, RFP_MARGIN,
-    RFP_MAX_DEPTH, STACK_EVAL, futility_reduction, late_move_reduction, new_search_state,
-    quiesce, search,
+    RFP_MAX_DEPTH, STACK_EVAL, futility_reduction, late_move_reduction, late_move_reduction_applies,
+    new_search_state, quiesce, search,
 )
 from engine.tt import new_table, tt_store
 from engine.types import MAX_MOVES, MAX_PLY
@@ -159,3 +159,17 @@ def test_futility_is_tested_at_the_late_move_reduced_depth():
                 LMR_BASE + math.log(depth) * math.log(searched) / LMR_DIVISOR), (depth, searched)
     # Late moves of a depth-8 node are tested as at depth 5 or less: the old limit's depth.
     assert 8 - futility_reduction(8, 30) <= FUTILITY_MAX_DEPTH
+
+
+def test_late_move_reductions_start_at_the_third_move():
+    """Stop 60's rule (+13 Elo against the fourth move): the third quiet move searched is
+    reduced, the second is not, and none is at depths 1-2."""
+    for depth in range(LMR_MIN_DEPTH, MAX_PLY + 1):
+        assert late_move_reduction_applies(depth, 2), depth
+        assert not late_move_reduction_applies(depth, 1), depth
+    for depth in range(1, LMR_MIN_DEPTH):
+        assert not late_move_reduction_applies(depth, 30), depth
+    assert LMR_MIN_DEPTH == 3
+    # Where the logarithmic formula gives a ply for the third move, the futility test takes
+    # it off as well (the same gate).
+    assert futility_reduction(12, 2) == late_move_reduction(12, 2) == 1
