@@ -50,7 +50,7 @@ import math
 
 import numpy as np
 
-from engine._jit import jit
+from engine._jit import jit, jit_inline
 from engine.bitboard import popcount
 from engine.codec import move_is_promotion, piece_of
 from engine.eval import evaluate, evaluate_full
@@ -264,7 +264,7 @@ def late_move_reduction(depth, searched):
     return np.int64(LMR_TABLE[min(depth, MAX_PLY), min(searched, MAX_MOVES)])
 
 
-@jit
+@jit_inline
 def late_move_reduction_applies(depth, searched):
     """Whether a quiet move searched after `searched` others at `depth` may be reduced
     (PLAY, below the root): from the third move searched, at depth LMR_MIN_DEPTH or more."""
