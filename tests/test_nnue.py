@@ -1,0 +1,155 @@
+"""lab/nnue.py: the network's inputs, its gradients and its training."""
+import chess
+import numpy as np
+import pytest
+
+from lab import nnue
+
+
+def _rows(board):
+    feats = nnue.position_features(board)
+    return [sorted(int(f) for f in row if f >= 0) for row in feats]
+
+
+def test_inputs_name_each_piece_from_each_side():
+    board = chess.Board("4k3/8/8/8/8/8/4P3/4K2R b K - 0 1")
+    us, them = _rows(board)          # black to move: row 0 is black's view
+    # Black sees its own king on e8 as an own king on e1 (flipped): (0 * 6 + 5) * 64 + 4.
+    assert us == sorted([(0 * 6 + 5) * 64 + chess.E1,
+                         (1 * 6 + 5) * 64 + (chess.E1 ^ 56),
+                         (1 * 6 + 0) * 64 + (chess.E2 ^ 56),
+                         (1 * 6 + 3) * 64 + (chess.H1 ^ 56)])
+    assert them == sorted([(0 * 6 + 5) * 64 + chess.E1, (0 * 6 + 0) * 64 + chess.E2,
+                           (0 * 6 + 3) * 64 + chess.H1, (1 * 6 + 5) * 64 + chess.E8])
+
+
+@pytest.mark.parametrize("fen", [chess.STARTING_FEN,
+                                 "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5",
+                                 "6k1/5ppp/8/1P6/8/8/2p2PPP/6K1 b - - 0 1"])
+def test_a_position_and_its_colour_mirror_have_the_same_inputs(fen):
+    board = chess.Board(fen)
+    assert _rows(board) == _rows(board.mirror())
+    net = nnue.new_network(8, seed=3)
+    both = np.stack([nnue.position_features(board), nnue.position_features(board.mirror())])
+    p = nnue.predict(*net, both)
+    assert p[0] == pytest.approx(p[1], abs=1e-6)
+
+
+def _dataset(fens, targets):
+    feats = np.stack([nnue.position_features(chess.Board(f)) for f in fens])
+    return nnue.Dataset(feats, np.array(targets, dtype=np.float32), np.arange(len(fens)))
+
+
+FENS = ["r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5",
+        "6k1/5ppp/8/1P6/8/8/2p2PPP/6K1 b - - 0 1",
+        "4k3/8/2p5/2p5/8/P7/P4P2/4K3 b - - 0 1",
+        "r4rk1/1b3ppp/p7/1p1Q4/8/1B3N2/PP3PPP/3R1RK1 w - - 0 1"]
+
+
+def test_gradients_match_finite_differences():
+    data = _dataset(FENS, [0.7, 0.2, 0.5, 0.9])
+    net = nnue.new_network(6, seed=1)
+    net = nnue.Network(*(a.astype(np.float64) for a in net))   # float64: a clean difference
+    grads = [np.zeros_like(a) for a in net]
+    batch = np.arange(len(FENS), dtype=np.int64)
+    nnue._gradients(*net, data.features, data.target.astype(np.float64), batch, *grads)
+
+    def loss():
+        p = nnue.predict(*net, data.features)
+        return np.mean((p - data.target.astype(np.float64)) ** 2)
+
+    rng = np.random.default_rng(0)
+    checked = 0
+    for param, grad in zip(net, grads):
+        flat_p, flat_g = param.reshape(-1), grad.reshape(-1)
+        candidates = np.flatnonzero(flat_g) if param is net.w1 else np.arange(flat_p.size)
+        for k in rng.choice(candidates, size=min(5, candidates.size), replace=False):
+            keep = flat_p[k]
+            flat_p[k] = keep + 1e-6
+            up = loss()
+            flat_p[k] = keep - 1e-6
+            down = loss()
+            flat_p[k] = keep
+            assert flat_g[k] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-9)
+            checked += 1
+    assert checked >= 15
+
+
+def _material_target(board):
+    """A learnable stand-in label: the side to move's expected score from material alone."""
+    values = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+    balance = sum(v * (len(board.pieces(k, board.turn)) - len(board.pieces(k, not board.turn)))
+                  for k, v in values.items())
+    return 1.0 / (1.0 + 10 ** (-balance * 100 / 400))
+
+
+def test_training_fits_a_material_count():
+    """The fitting positions' error falls to a few percent of the untrained network's; the
+    held-out games' error falls too, though 900 positions are too few to learn each
+    (piece, square) input's value well."""
+    rng = np.random.default_rng(5)
+    boards = []
+    for _ in range(1200):
+        board = chess.Board()
+        for _ in range(int(rng.integers(10, 60))):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(moves[int(rng.integers(len(moves)))])
+        if not board.is_game_over():
+            boards.append(board)
+    feats = np.stack([nnue.position_features(b) for b in boards])
+    target = np.array([_material_target(b) for b in boards], dtype=np.float32)
+    data = nnue.Dataset(feats, target, np.arange(len(boards)))
+    fitting, held_out = nnue.split_by_game(data, 0.25, seed=1)
+    net = nnue.new_network(16, seed=2)
+    before = nnue.mean_error(net, fitting), nnue.mean_error(net, held_out)
+    nnue.train(net, fitting, epochs=30, batch_size=32, rate=3e-3)
+    after = nnue.mean_error(net, fitting), nnue.mean_error(net, held_out)
+    assert after[0] < 0.05 * before[0], (before, after)
+    assert after[1] < 0.9 * before[1], (before, after)
+
+
+def test_the_folded_first_layer_gives_the_same_outputs():
+    feats = np.stack([nnue.position_features(chess.Board(f)) for f in FENS])
+    net = nnue.new_network(8, seed=4)
+    w1 = np.zeros_like(net.w1)
+    w1[:nnue.N_FEATURES] = nnue.folded(net)     # the virtual rows now zero
+    plain = nnue.Network(w1, net.b1, net.w2, net.b2)
+    assert np.allclose(nnue.predict(*net, feats), nnue.predict(*plain, feats), atol=1e-6)
+
+
+def test_labels_are_read_from_the_side_to_moves_view_and_split_by_game(tmp_path):
+    path = tmp_path / "labels.txt"
+    path.write_text("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;200;0\n"
+                    "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1;200;0\n"
+                    "4k3/8/8/8/8/8/8/4K3 w - - 0 1;0;1\n"
+                    "4k3/8/8/8/8/8/8/4K3 b - - 0 1;0;2\n")
+    data = nnue.load_labels(path)
+    white_view = 1.0 / (1.0 + 10 ** (-200 / 400))
+    assert data.target[0] == pytest.approx(white_view)
+    assert data.target[1] == pytest.approx(1.0 - white_view)    # black to move, white better
+    assert list(data.game) == [0, 0, 1, 2]
+    fitting, held_out = nnue.split_by_game(data, 0.34, seed=0)
+    assert len(fitting.target) + len(held_out.target) == 4
+    assert not set(fitting.game) & set(held_out.game)
+
+
+def test_the_integer_network_gives_the_float_networks_logit():
+    """lab/nnue.quantized's arrays, evaluated as an engine would (integer sums, activations
+    clipped at QA), give the float network's logit within the rounding (the output
+    weights x 64 are the coarse part: 0.06 is about 10 centipawns)."""
+    net = nnue.new_network(16, seed=6)
+    q = nnue.quantized(net)
+    for fen in FENS:
+        feats = nnue.position_features(chess.Board(fen))
+        total = int(q["b2"][0])
+        for view in range(2):
+            acc = q["b1"].copy()
+            for f in feats[view]:
+                if f >= 0:
+                    acc += q["w1"][f]
+            total += int(np.dot(np.clip(acc, 0, nnue.QA), q["w2"][view * 16:(view + 1) * 16]))
+        logit = total / (nnue.QA * nnue.QB)
+        p = nnue.predict(*net, feats[None])[0]
+        assert logit == pytest.approx(np.log(p / (1 - p)), abs=0.06)
