@@ -27,8 +27,9 @@ split by game as texel_tune.py splits them.
 import math
 from typing import NamedTuple
 
-import numba
 import numpy as np
+
+from engine._jit import jit_alloc
 
 N_FEATURES = 768
 N_VIRTUAL = 12      # training only: one input per (relative colour, kind), see _accumulate
@@ -98,7 +99,7 @@ def new_network(hidden: int, seed: int = 0) -> Network:
         np.zeros(1, dtype=np.float32))
 
 
-@numba.njit(cache=True)
+@jit_alloc
 def _accumulate(w1, b1, feats, acc):
     # Each piece also feeds a virtual input of its (relative colour, kind), whatever its
     # square: what a piece is worth anywhere is learnt from every position holding one,
@@ -111,7 +112,7 @@ def _accumulate(w1, b1, feats, acc):
         acc += w1[N_FEATURES + f // 64]
 
 
-@numba.njit(cache=True)
+@jit_alloc
 def _forward(w1, b1, w2, b2, feats, acc_us, acc_them):
     """The output (a logit) of one position; leaves both views' accumulators filled."""
     _accumulate(w1, b1, feats[0], acc_us)
@@ -124,7 +125,7 @@ def _forward(w1, b1, w2, b2, feats, acc_us, acc_them):
     return out
 
 
-@numba.njit(cache=True)
+@jit_alloc
 def predict(w1, b1, w2, b2, features):
     """float64[n]: the side to move's expected score of each position."""
     n = features.shape[0]
@@ -161,7 +162,7 @@ def mean_error(net: Network, data: Dataset) -> float:
     return float(np.mean((predict(*net, data.features) - data.target) ** 2))
 
 
-@numba.njit(cache=True)
+@jit_alloc
 def _gradients(w1, b1, w2, b2, features, target, batch, g_w1, g_b1, g_w2, g_b2):
     """Gradients of the mean loss over the positions `batch`, written into the g_* arrays
     (zeroed here first)."""
@@ -194,7 +195,7 @@ def _gradients(w1, b1, w2, b2, features, target, batch, g_w1, g_b1, g_w2, g_b2):
                 g_w1[N_FEATURES + f // 64] += d_acc
 
 
-@numba.njit(cache=True)
+@jit_alloc
 def _adam_step(param, grad, m, v, rate, step):
     beta1 = 0.9
     beta2 = 0.999
@@ -211,7 +212,7 @@ def _adam_step(param, grad, m, v, rate, step):
         flat_p[k] -= rate * (flat_m[k] / c1) / (math.sqrt(flat_v[k] / c2) + 1e-8)
 
 
-@numba.njit(cache=True)
+@jit_alloc
 def _epoch(w1, b1, w2, b2, features, target, order, batch_size, rate, moments, step):
     """One pass over the positions in `order`, Adam steps per batch; returns the step count."""
     g_w1 = np.zeros_like(w1)
