@@ -48,9 +48,9 @@ def position_features(board) -> np.ndarray:
     """int16[2, MAX_PIECES] inputs of a python-chess board: row 0 the side to move's view,
     row 1 the other's; unused places -1."""
     out = np.full((2, MAX_PIECES), -1, dtype=np.int16)
-    stm_white = board.turn
-    for row, view_white in enumerate((stm_white, not stm_white)):
-        for place, (square, piece) in enumerate(board.piece_map().items()):
+    pieces = board.piece_map().items()
+    for row, view_white in enumerate((board.turn, not board.turn)):
+        for place, (square, piece) in enumerate(pieces):
             out[row, place] = feature_index(view_white, piece.color, piece.piece_type - 1, square)
     return out
 
@@ -61,17 +61,23 @@ class Dataset(NamedTuple):
     game: np.ndarray       # int64[n]: the game each position came from
 
 
-def load_labels(path) -> Dataset:
-    """A scripts/label_positions.py file as a Dataset (targets turned to the side to move)."""
-    from lab.texel import labelled_positions
-
+def dataset(samples) -> Dataset:
+    """A Dataset of (game index, python-chess board, white's expected score) samples, as
+    lab/texel.labelled_positions yields them (targets turned to the side to move)."""
     feats, targets, games = [], [], []
-    for game, board, white_target in labelled_positions(path):
+    for game, board, white_target in samples:
         feats.append(position_features(board))
         targets.append(white_target if board.turn else 1.0 - white_target)
         games.append(game)
     return Dataset(np.array(feats, dtype=np.int16), np.array(targets, dtype=np.float32),
                    np.array(games, dtype=np.int64))
+
+
+def load_labels(path) -> Dataset:
+    """A scripts/label_positions.py file as a Dataset."""
+    from lab.texel import labelled_positions
+
+    return dataset(labelled_positions(path))
 
 
 def split_by_game(data: Dataset, held_out: float, seed: int = 0):

@@ -39,7 +39,8 @@ from lab import nnue, texel  # noqa: E402
               help="save the integer network an engine reads (lab/nnue.quantized, .npz)")
 def main(labels, held_out, seed, hidden, epochs, batch, rate, compare, out, quantized_out):
     start = time.perf_counter()
-    data = nnue.load_labels(labels)
+    samples = list(texel.labelled_positions(labels))   # parsed once for both evaluations
+    data = nnue.dataset(samples)
     fitting, kept_out = nnue.split_by_game(data, held_out, seed)
     print(f"{len(data.target):,} positions of {len(np.unique(data.game)):,} games "
           f"({len(fitting.target):,} fitting, {len(kept_out.target):,} held out; "
@@ -47,7 +48,7 @@ def main(labels, held_out, seed, hidden, epochs, batch, rate, compare, out, quan
     if compare:
         from engine import eval as ev
 
-        features = texel.extract(list(texel.labelled_positions(labels)))
+        features = texel.extract(samples)
         mask = texel.held_out_mask(features, held_out, seed)
         ones = np.ones(len(ev.TERM_NAMES))
         k = texel.fit_k(texel.subset(features, ~mask), ones, ones)
