@@ -8,9 +8,10 @@ it to prove the incremental sums.
 
 `evaluate_full` (PLAY profile) adds, for each side, terms computed from the bitboards:
 mobility, attacks on the enemy king's zone, the pawn shelter in front of the own king,
-isolated, doubled, backward and pawn-defended pawns, passed pawns by rank, the bishop pair,
-rooks on open or half-open files, knight outposts, and in the end game the kings' race to
-the square in front of a passed pawn and each king's mean distance to the pawns.
+isolated, doubled, backward and pawn-defended pawns, pawns side by side (phalanx),
+passed pawns by rank, the bishop pair, rooks on open or half-open files, knight outposts,
+and in the end game the kings' race to the square in front of a passed pawn and each
+king's mean distance to the pawns.
 `side_terms` returns them one by one so that the `eval` command and the tests can see each.
 """
 import numpy as np
@@ -104,6 +105,11 @@ SUPPORTED_PAWN = (11, 1)        # per pawn defended by an own pawn
 # enemy pawn guards the square in front of it: no pawn can defend it, and it cannot safely
 # step up to its neighbours.
 BACKWARD_PAWN = (-13, -7)
+# Phalanx: a pawn with an own pawn beside it on its rank (the pair guards the squares ahead
+# of both and can advance as a front); by rank from the pawn owner's side, nothing on the
+# starting rank.
+PHALANX_PAWN_MG = (0, 0, 3, 6, 12, 22, 35, 0)
+PHALANX_PAWN_EG = (0, 0, 2, 4, 8, 15, 25, 0)
 PASSED_PAWN_MG = (0, 2, 5, 10, 20, 35, 55, 0)   # by rank from the pawn owner's side
 PASSED_PAWN_EG = (0, 4, 6, 12, 22, 38, 55, 0)  # halved: the passer race below shares its role
 BISHOP_PAIR = (30, 55)
@@ -317,6 +323,13 @@ def _side_terms(P, T, us, end_game):
                    + SUPPORTED_PAWN[0] * counts[2] + BACKWARD_PAWN[0] * counts[3])
         pawn_eg = (ISOLATED_PAWN[1] * counts[0] + DOUBLED_PAWN[1] * counts[1]
                    + SUPPORTED_PAWN[1] * counts[2] + BACKWARD_PAWN[1] * counts[3])
+        phalanx = own_pawns & _beside(own_pawns)
+        while phalanx:
+            sq = lsb(phalanx)
+            phalanx &= phalanx - U1
+            rank = sq >> 3 if us == WHITE else 7 - (sq >> 3)
+            pawn_mg += PHALANX_PAWN_MG[rank]
+            pawn_eg += PHALANX_PAWN_EG[rank]
 
     # Passed: no enemy pawn ahead of it on its file or beside it. A doubled pawn is not
     # counted as passed: the one in front of it may be.

@@ -106,6 +106,11 @@ def reference_terms(board: chess.Board, us: chess.Color) -> list:
         if board.attackers(us, sq) & own_pawns:
             pawn[0] += ev.SUPPORTED_PAWN[0]
             pawn[1] += ev.SUPPORTED_PAWN[1]
+        f, r = chess.square_file(sq), chess.square_rank(sq)
+        if any(0 <= g < 8 and chess.square(g, r) in own_pawns for g in (f - 1, f + 1)):
+            rank = r if us == chess.WHITE else 7 - r
+            pawn[0] += ev.PHALANX_PAWN_MG[rank]
+            pawn[1] += ev.PHALANX_PAWN_EG[rank]
     every_pawn = own_pawns | their_pawns
     activity = 0
     if every_pawn:
@@ -238,6 +243,11 @@ def test_terms_see_what_they_name():
                                          ev.DOUBLED_PAWN[1] + 2 * ev.ISOLATED_PAWN[1])
     chain = terms("4k3/8/8/8/3P4/2P5/1P6/4K3 w - - 0 1", 0)   # b2-c3-d4: c3 and d4 defended
     assert chain["pawn structure"] == (2 * ev.SUPPORTED_PAWN[0], 2 * ev.SUPPORTED_PAWN[1])
+    # Phalanx: d5 and e5 stand side by side on white's 5th rank; black's c6-d6 on its 3rd.
+    front = terms("4k3/8/8/3PP3/8/8/8/4K3 w - - 0 1", 0)["pawn structure"]
+    assert front == (2 * ev.PHALANX_PAWN_MG[4], 2 * ev.PHALANX_PAWN_EG[4])
+    black_front = terms("4k3/8/2pp4/8/8/8/8/4K3 b - - 0 1", 1)["pawn structure"]
+    assert black_front == (2 * ev.PHALANX_PAWN_MG[2], 2 * ev.PHALANX_PAWN_EG[2])
     # King activity: white's king on e1 is 3 moves from b4 and 3 from h4; black's on e8, 4 and 4.
     kings = "4k3/8/8/8/1p5P/8/8/4K3 w - - 0 1"
     assert terms(kings, 0)["king activity"] == (0, -3 * ev.KING_PAWN_DISTANCE)
