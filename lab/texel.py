@@ -288,6 +288,8 @@ def scaled_constants(a: Sequence[float], b: Sequence[float]) -> List[str]:
     lines.append(f"DOUBLED_PAWN = {pair(ev.DOUBLED_PAWN, 'pawn structure')}")
     lines.append(f"SUPPORTED_PAWN = {pair(ev.SUPPORTED_PAWN, 'pawn structure')}")
     lines.append(f"BACKWARD_PAWN = {pair(ev.BACKWARD_PAWN, 'pawn structure')}")
+    lines.append(f"PHALANX_PAWN_MG = {table(ev.PHALANX_PAWN_MG, ma['pawn structure'])}")
+    lines.append(f"PHALANX_PAWN_EG = {table(ev.PHALANX_PAWN_EG, mb['pawn structure'])}")
     lines.append(f"PASSED_PAWN_MG = {table(ev.PASSED_PAWN_MG, ma['passed pawns'])}")
     lines.append(f"PASSED_PAWN_EG = {table(ev.PASSED_PAWN_EG, mb['passed pawns'])}")
     lines.append(f"BISHOP_PAIR = {pair(ev.BISHOP_PAIR, 'bishop pair')}")

@@ -119,6 +119,7 @@ def test_unit_multipliers_give_back_the_current_constants():
     assert f"SUPPORTED_PAWN = {ev.SUPPORTED_PAWN}" in lines
     assert f"KING_PAWN_DISTANCE = {ev.KING_PAWN_DISTANCE}" in lines
     assert f"BACKWARD_PAWN = {ev.BACKWARD_PAWN}" in lines
+    assert f"PHALANX_PAWN_MG = {ev.PHALANX_PAWN_MG}" in lines
     assert f"KNIGHT_OUTPOST = {ev.KNIGHT_OUTPOST}" in lines
 
 
