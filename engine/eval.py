@@ -205,6 +205,12 @@ def _beside(squares):
 
 
 @jit
+def _relative_rank(sq, colour):
+    """The rank of sq (0-7) counted from colour's side of the board."""
+    return sq >> 3 if colour == WHITE else 7 - (sq >> 3)
+
+
+@jit
 def _king_distance_uncapped(a, b):
     """Moves a king needs from square a to square b."""
     return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
@@ -327,7 +333,7 @@ def _side_terms(P, T, us, end_game):
         while phalanx:
             sq = lsb(phalanx)
             phalanx &= phalanx - U1
-            rank = sq >> 3 if us == WHITE else 7 - (sq >> 3)
+            rank = _relative_rank(sq, us)
             pawn_mg += PHALANX_PAWN_MG[rank]
             pawn_eg += PHALANX_PAWN_EG[rank]
 
@@ -341,7 +347,7 @@ def _side_terms(P, T, us, end_game):
     while passers:
         sq = lsb(passers)
         passers &= passers - U1
-        rank = sq >> 3 if us == WHITE else 7 - (sq >> 3)
+        rank = _relative_rank(sq, us)
         if passed_on:
             passed_mg += PASSED_PAWN_MG[rank]
             passed_eg += PASSED_PAWN_EG[rank]
