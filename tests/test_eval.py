@@ -18,6 +18,12 @@ def _pawn_attacked(board: chess.Board, by: chess.Color) -> chess.SquareSet:
     return squares
 
 
+def _relative_rank(sq: int, colour: chess.Color) -> int:
+    """sq's rank (0-7) counted from colour's side of the board."""
+    rank = chess.square_rank(sq)
+    return rank if colour == chess.WHITE else 7 - rank
+
+
 def _ahead(sq: int, colour: chess.Color, files) -> list:
     """Squares on `files` strictly ahead of sq from colour's side."""
     rank = chess.square_rank(sq)
@@ -92,7 +98,7 @@ def reference_terms(board: chess.Board, us: chess.Color) -> list:
             pawn[0] += ev.DOUBLED_PAWN[0]
             pawn[1] += ev.DOUBLED_PAWN[1]
         elif not any(s in their_pawns for s in _ahead(sq, us, [f - 1, f, f + 1])):
-            rank = chess.square_rank(sq) if us == chess.WHITE else 7 - chess.square_rank(sq)
+            rank = _relative_rank(sq, us)
             passed[0] += ev.PASSED_PAWN_MG[rank]
             passed[1] += ev.PASSED_PAWN_EG[rank]
             weight = ev.PASSER_RACE_WEIGHT[rank]
@@ -108,7 +114,7 @@ def reference_terms(board: chess.Board, us: chess.Color) -> list:
             pawn[1] += ev.SUPPORTED_PAWN[1]
         f, r = chess.square_file(sq), chess.square_rank(sq)
         if any(0 <= g < 8 and chess.square(g, r) in own_pawns for g in (f - 1, f + 1)):
-            rank = r if us == chess.WHITE else 7 - r
+            rank = _relative_rank(sq, us)
             pawn[0] += ev.PHALANX_PAWN_MG[rank]
             pawn[1] += ev.PHALANX_PAWN_EG[rank]
     every_pawn = own_pawns | their_pawns
@@ -120,7 +126,7 @@ def reference_terms(board: chess.Board, us: chess.Color) -> list:
     outposts = 0
     for sq in board.pieces(chess.KNIGHT, us):
         f = chess.square_file(sq)
-        rank = chess.square_rank(sq) if us == chess.WHITE else 7 - chess.square_rank(sq)
+        rank = _relative_rank(sq, us)
         chasers = [s for s in _ahead(sq, us, [f - 1, f + 1]) if s in their_pawns]
         if 3 <= rank <= 5 and board.attackers(us, sq) & own_pawns and not chasers:
             outposts += 1
