@@ -259,6 +259,8 @@ def play_game(players, white_index, opening, tc, stall_margin, max_plies, nodes=
             break
         board.push(move)
         node = node.add_variation(move)
+        if base is not None:   # the mover's clock after the move, as PGN's %clk command
+            node.set_clock(clock[side])
         verdict = adjudicator.add(board, side, (played.info or {}).get("score"))
         if verdict is not None and board.outcome(claim_draw=True) is None:   # rules first
             result = verdict

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""How each engine of a match spends its clock: the mean seconds a move, per block of moves
+counted from the end of the opening, read from the PGN's `[%clk]` comments (scripts/match.py
+writes the mover's clock after each move of a timed game; so does cutechess-cli).
+
+A move's time is the clock before it plus the increment minus the clock after it, so the
+pipe and the referee's own delays are included, as the game's clock counts them.
+
+    python scripts/time_usage.py --pgn games.pgn --inc 0.1 [--block 10] [--blocks 8]
+"""
+from collections import defaultdict
+from typing import Dict, List, Optional
+
+import chess.pgn
+import click
+
+
+def move_times(game: chess.pgn.Game, inc: float) -> Dict[str, List[float]]:
+    """Seconds each player spent on each of its moves (in order), from the clocks. A move
+    without a clock comment, and the first move of a player (no clock before it unless the
+    time control says), are skipped."""
+    base = _base_seconds(game.headers.get("TimeControl", ""))
+    names = {chess.WHITE: game.headers.get("White", "?"), chess.BLACK: game.headers.get("Black", "?")}
+    before: Dict[bool, Optional[float]] = {chess.WHITE: base, chess.BLACK: base}
+    spent: Dict[str, List[float]] = defaultdict(list)
+    for node in game.mainline():
+        mover = not node.turn()
+        clock = node.clock()
+        if clock is None:
+            continue
+        if before[mover] is not None:
+            spent[names[mover]].append(before[mover] + inc - clock)
+        before[mover] = clock
+    return spent
+
+
+def _base_seconds(time_control: str) -> Optional[float]:
+    """The base time of a "base+inc" TimeControl tag, None if there is none."""
+    try:
+        return float(time_control.split("+")[0])
+    except ValueError:
+        return None
+
+
+def usage_table(pgn_path: str, inc: float, block: int, blocks: int) -> Dict[str, List[float]]:
+    """Per engine, the mean seconds a move in each block of `block` moves (NaN-free: a block
+    no game reached is left out at the end)."""
+    sums: Dict[str, List[float]] = defaultdict(lambda: [0.0] * blocks)
+    counts: Dict[str, List[int]] = defaultdict(lambda: [0] * blocks)
+    with open(pgn_path, encoding="utf-8", errors="replace") as handle:
+        while True:
+            game = chess.pgn.read_game(handle)
+            if game is None:
+                break
+            for name, times in move_times(game, inc).items():
+                for number, seconds in enumerate(times):
+                    k = number // block
+                    if k < blocks:
+                        sums[name][k] += seconds
+                        counts[name][k] += 1
+    table = {}
+    for name in sums:
+        reached = [k for k in range(blocks) if counts[name][k]]
+        table[name] = [sums[name][k] / counts[name][k] for k in range(max(reached) + 1)] if reached else []
+    return table
+
+
+@click.command()
+@click.option("--pgn", "pgn_path", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--inc", default=0.0, show_default=True, help="Increment in seconds.")
+@click.option("--block", default=10, show_default=True, help="Moves per block.")
+@click.option("--blocks", default=8, show_default=True)
+def main(pgn_path, inc, block, blocks):
+    table = usage_table(pgn_path, inc, block, blocks)
+    width = max((len(b) for b in table.values()), default=0)
+    click.echo("| engine | " + " | ".join(f"moves {k * block + 1}-{(k + 1) * block}"
+                                         for k in range(width)) + " |")
+    click.echo("|---" * (width + 1) + "|")
+    for name, means in table.items():
+        click.echo(f"| {name} | " + " | ".join(f"{m:.3f}" for m in means)
+                   + " |" * (1 + width - len(means)))
+
+
+if __name__ == "__main__":
+    main()

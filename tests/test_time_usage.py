@@ -1,0 +1,78 @@
+"""scripts/time_usage.py: seconds a move from the PGN's clock comments, and scripts/match.py
+writing those comments in a timed game."""
+import sys
+from pathlib import Path
+
+import chess
+import chess.pgn
+import pytest
+from click.testing import CliRunner
+from tests.conftest import load_script
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def usage():
+    return load_script("time_usage")
+
+
+def _game(white, black, clocks, time_control="10+0.1"):
+    """A game of len(clocks) plies from the start position, each mover's clock after its move."""
+    game = chess.pgn.Game()
+    game.headers["White"], game.headers["Black"] = white, black
+    game.headers["TimeControl"] = time_control
+    node, board = game, chess.Board()
+    for clock in clocks:
+        move = next(iter(sorted(board.legal_moves, key=lambda m: m.uci())))
+        board.push(move)
+        node = node.add_variation(move)
+        node.set_clock(clock)
+    return game
+
+
+def test_move_times_follow_the_clocks(usage):
+    # White: 10 -> 9.5 -> 9.2 (with 0.1 added each move: 0.6 and 0.4 s); Black: 10 -> 9.9 -> 9.0
+    game = _game("W", "B", [9.5, 9.9, 9.2, 9.0])
+    times = usage.move_times(game, 0.1)
+    assert times["W"] == pytest.approx([0.6, 0.4])
+    assert times["B"] == pytest.approx([0.2, 1.0])
+
+
+def test_without_a_base_time_the_first_move_is_skipped(usage):
+    game = _game("W", "B", [9.5, 9.9, 9.2, 9.0], time_control="-")
+    times = usage.move_times(game, 0.1)
+    assert times["W"] == pytest.approx([0.4])
+    assert times["B"] == pytest.approx([1.0])
+
+
+def test_usage_table_averages_per_block(usage, tmp_path):
+    pgn = tmp_path / "games.pgn"
+    # White spends 1.0 s on each of its first two moves, then 0.1 s; Black 0.5 s throughout.
+    pgn.write_text(str(_game("W", "B", [9.1, 9.6, 8.2, 9.2, 8.2, 8.8, 8.2, 8.4], "10+0.1")) + "\n\n"
+                   + str(_game("B", "W", [9.6, 9.1, 9.2, 8.2, 8.8, 8.2, 8.4, 8.2], "10+0.1")) + "\n")
+    table = usage.usage_table(str(pgn), 0.1, 2, 3)
+    assert table["W"] == pytest.approx([1.0, 0.1])
+    assert table["B"] == pytest.approx([0.5, 0.5])
+    result = CliRunner().invoke(usage.main, ["--pgn", str(pgn), "--inc", "0.1", "--block", "2"])
+    assert result.exit_code == 0, result.output
+    assert "| W | 1.000 | 0.100 |" in result.output
+
+
+def test_a_timed_match_writes_each_movers_clock(tmp_path):
+    """A clock so generous that no move can lose on it, moves limited by nodes; the game
+    stops at ply 24, eight plies after the 16 of the opening."""
+    match = load_script("match")
+    engine = f"{sys.executable} {ROOT / 'uci_main.py'}"
+    pgn = tmp_path / "games.pgn"
+    result = CliRunner().invoke(match.main, [
+        "--engine1", engine, "--engine2", engine, "--name1", "A", "--name2", "B", "--games", "2",
+        "--tc", "600+1", "--nodes", "2000", "--max-plies", "24", "--pgn", str(pgn)])
+    assert result.exit_code == 0, result.output
+    with open(pgn) as handle:
+        game = chess.pgn.read_game(handle)
+    # The opening's moves come first, without clocks; then every move played has one.
+    clocks = [node.clock() for node in game.mainline()][16:]
+    assert len(clocks) == 8 and all(c is not None and 0 < c <= 600 + 1 * 8 for c in clocks)
+    times = load_script("time_usage").move_times(game, 1.0)
+    assert set(times) == {"A", "B"} and all(t >= 0 for ts in times.values() for t in ts)
