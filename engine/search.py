@@ -26,6 +26,8 @@ Profiles (ctrl[K_PROFILE]):
          before the best one (engine.movepick.update_history), quiet moves ordered (and so
          reduced) by the threats of cheaper enemy pieces (engine.movepick.threat_sets) and by
          continuation histories (engine.movepick.update_quiet_histories),
+         singular extensions of the table move (with multi-cut and a shallower search
+         of a table move that is not singular but already beats beta; constants SINGULAR_*),
          mate-distance pruning; no TT cut-offs at PV nodes.
   PAPER  the thesis' ALIBABA: material + PST evaluation, PVS + quiescence (captures and
          promotions; every move in check), ordering by refutation (previous PV), TT move,
@@ -66,12 +68,12 @@ from engine.position import (
 from engine.tt import (
     BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, bounded_guess, line_first, line_prepend,
     line_rest, tt_bound_eval, tt_enabled, tt_hit_weight, tt_line_plies, tt_lookup,
-    tt_note_line_move, tt_note_type1, tt_prefetch, tt_root_line, tt_store_line,
+    tt_note_line_move, tt_note_type1, tt_prefetch, tt_probe, tt_root_line, tt_store_line,
 )
 from engine.types import (
     BISHOP, BLACK, DRAW, GEN_ALL, GEN_NOISY, INFINITE, KNIGHT, MATE, MATE_BOUND,
     MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_SIDE, STACK_EVAL, STACK_KILLER_1,
-    STACK_KILLER_2, STACK_LEN, STACK_MOVED, STACK_PREV_PV, STACK_PV_LEN, U0, WHITE,
+    STACK_EXCLUDED, STACK_KILLER_2, STACK_LEN, STACK_MOVED, STACK_PREV_PV, STACK_PV_LEN, U0, WHITE,
 )
 
 SearchState = collections.namedtuple(
@@ -109,7 +111,8 @@ K_HORIZON = 13       # horizon leaves: full-width calls at depth 0 (each starts 
                      # search); interior nodes + these = the thesis' node count
 K_ROOT_BEST_SCORE = 14  # what is known of K_ROOT_BEST's score: its exact value, or a lower
 K_ROOT_BEST_EXACT = 15  # bound while its re-search runs (then this is 0)
-K_LEN = 16
+K_ROOT_DEPTH = 16    # the depth of the current iteration
+K_LEN = 17
 
 # Arguments of the recursive calls are typed int64 explicitly: a bare literal makes numba
 # compile (and cache, brokenly) a separate specialisation per literal value.
@@ -147,6 +150,18 @@ LMP_BASE = 4             # late-move pruning: quiet moves past LMP_BASE + depth^
 # 3 at depth 7). NO_EVAL marks a ply whose side was in check (no static evaluation): a node
 # after it counts as improving.
 NO_EVAL = -INFINITE - 1
+# Singular extension (PLAY): at depth SINGULAR_MIN_DEPTH or more, when the table's move has a
+# stored lower (or exact) bound from at least depth - SINGULAR_DEPTH_SLACK plies, the other
+# moves are searched to about half depth against that score less SINGULAR_MARGIN cp per ply.
+# None reaching it: the table move is singular and searched a ply deeper. One reaching beta
+# as well: the node cuts (multi-cut). Else, when the stored bound is itself at or above
+# beta, several moves are good and the table move is searched a ply shallower. Only while
+# the stored score is below SINGULAR_MAX_SCORE: in a won position the cut and the shallower
+# search hide the mate (tests/test_mates.py's mates in 3 came two plies later).
+SINGULAR_MIN_DEPTH = 7
+SINGULAR_DEPTH_SLACK = 3
+SINGULAR_MARGIN = 3
+SINGULAR_MAX_SCORE = 600
 
 
 def new_search_state() -> SearchState:
@@ -446,6 +461,9 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     weighted_start = ctrl[K_WEIGHTED] - 1
     key = current_key(P)
     old_alpha = alpha
+    # PLAY: a singular search of this node leaves out this move, and neither uses nor
+    # stores the node's table entry nor prunes before the moves
+    excluded = S.stack[ply, STACK_EXCLUDED]
 
     # 1. Transposition table (Figure 2.7): an exact score returns, bounds move the window.
     tt_move = 0
@@ -456,7 +474,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     known = False   # the table holds this position (with or without a move)
     tscore = 0
     tbound = BOUND_NONE
-    if use_table:
+    if use_table and excluded == 0:
         known, tt_move, cut, tscore, alpha, beta, tsize, tt_line, tbound = tt_lookup(
             tt, key, ply, depth, alpha, beta, ply > 0 and (paper or not is_pv))
         if cut:
@@ -484,9 +502,9 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
             # node's value (whatever depth it came from): pruning uses it, "improving" not.
             if abs(tscore) < MATE_BOUND:
                 static = bounded_guess(static, tscore, tbound)
-            if use_table and not known and depth >= IIR_MIN_DEPTH:
+            if use_table and not known and excluded == 0 and depth >= IIR_MIN_DEPTH:
                 depth -= 1   # never searched: a cheaper search finds a move for the next visit
-        if not checked and not is_pv and abs(beta) < MATE_BOUND:
+        if not checked and not is_pv and excluded == 0 and abs(beta) < MATE_BOUND:
             if depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth + RFP_IMPROVING * improving >= beta:
                 return (static + beta) // 2   # halfway: a static value far above beta is an overestimate
             if (allow_null and depth >= NULL_MIN_DEPTH and static >= beta
@@ -501,6 +519,29 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                     return 0
                 if score >= beta:
                     return beta if score >= MATE_BOUND else score
+
+    # Singular extension (PLAY; constants above), before this node's moves are generated:
+    # the excluded search reuses this ply's move list.
+    tt_extension = 0
+    if (not paper and ply > 0 and tt_move != 0 and excluded == 0 and depth >= SINGULAR_MIN_DEPTH
+            and ply < 2 * ctrl[K_ROOT_DEPTH]):
+        found, _, stored_score, stored_depth, stored_bound, _ = tt_probe(tt, key, ply)
+        if (found and stored_depth >= depth - SINGULAR_DEPTH_SLACK
+                and stored_bound != BOUND_UPPER and abs(stored_score) < SINGULAR_MAX_SCORE):
+            singular_beta = stored_score - SINGULAR_MARGIN * depth
+            S.stack[ply, STACK_EXCLUDED] = tt_move
+            score = search(P, T, tt, S, (depth - 1) // 2, singular_beta - 1, singular_beta, ply,
+                           NO, NO, cut_node)
+            S.stack[ply, STACK_EXCLUDED] = 0
+            S.stack[ply, STACK_PV_LEN] = ply
+            if ctrl[K_STOP] != 0:
+                return 0
+            if score < singular_beta:
+                tt_extension = 1
+            elif singular_beta >= beta:
+                return singular_beta   # multi-cut: another move beats beta as well
+            elif stored_score >= beta:
+                tt_extension = -1
 
     # 3. Moves: none means mate or stalemate.
     start = ply * MAX_MOVES
@@ -540,6 +581,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     info = (np.int64(0), U0, U0, U0, U0, U0)
     for i in range(start, end):
         move = pick_next(S.moves, S.scores, i, end)
+        if move == excluded:
+            continue
         quiet = not is_capture(P, move) and not move_is_promotion(move)
         plain_quiet = quiet and S.scores[i] < ORDER_KILLER   # not a PV, TT or killer move
         prune = False
@@ -579,8 +622,9 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         tt_prefetch(tt, current_key(P))
         if track:
             _pass_line(S, ply, move, line_move, line_next)
+        child_depth = depth - 1 + (tt_extension if move == tt_move else 0)
         if searched == 0:
-            score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ply + 1,
+            score = -search(P, T, tt, S, child_depth, -beta, -alpha, ply + 1,
                             YES if (on_pv and move == pv_move) else NO, YES,
                             YES if not (is_pv or cut_node) else NO)
         else:
@@ -595,13 +639,13 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 if plain_quiet:
                     reduction -= lmr_history_adjustment(S.scores[i])
                 reduction = max(0, min(reduction, depth - 2))
-            score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, NO,
+            score = -search(P, T, tt, S, child_depth - reduction, -alpha - 1, -alpha, ply + 1, NO,
                             YES, YES)
             if score > alpha and reduction > 0:
-                score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, ply + 1, NO, YES,
+                score = -search(P, T, tt, S, child_depth, -alpha - 1, -alpha, ply + 1, NO, YES,
                                 NO if cut_node else YES)
             if alpha < score < beta:
-                score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ply + 1, NO, YES, NO)
+                score = -search(P, T, tt, S, child_depth, -beta, -alpha, ply + 1, NO, YES, NO)
         unmake_move(P)
         if ctrl[K_STOP] != 0:
             return 0
@@ -621,6 +665,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
 
     if pruned and best < pruned_bound:
         best = pruned_bound
+    if excluded != 0:   # a singular search: nothing learnt or stored
+        return best if best > -INFINITE else alpha
 
     # 5. Learn and store.
     if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
@@ -662,6 +708,7 @@ def search_root(P, T, tt, S, depth, alpha, beta):
     _count_node(S, 0)
     S.stack[0, STACK_PV_LEN] = 0
     ctrl[K_ROOT_COMPLETED] = 0
+    ctrl[K_ROOT_DEPTH] = depth
     ctrl[K_ROOT_BEST] = 0
     weighted_start = ctrl[K_WEIGHTED] - 1
     key = current_key(P)

@@ -163,4 +163,5 @@ STACK_MOVED = 3      # PLAY: the continuation index (piece * 64 + target) of the
                      # here, CONTINUATION_NONE for a null move
 STACK_KILLER_1 = 4   # PLAY: the killer moves of this ply, the newer first
 STACK_KILLER_2 = 5
-STACK_LEN = 6
+STACK_EXCLUDED = 6   # PLAY: the move a singular-extension search leaves out (0: none)
+STACK_LEN = 7
