@@ -68,7 +68,7 @@ from engine.position import (
 from engine.tt import (
     BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, bounded_guess, line_first, line_prepend,
     line_rest, tt_bound_eval, tt_enabled, tt_hit_weight, tt_line_plies, tt_lookup,
-    tt_note_line_move, tt_note_type1, tt_prefetch, tt_probe, tt_root_line, tt_store_line,
+    tt_note_line_move, tt_note_type1, tt_prefetch, tt_root_line, tt_store_line,
 )
 from engine.types import (
     BISHOP, BLACK, DRAW, GEN_ALL, GEN_NOISY, INFINITE, KNIGHT, MATE, MATE_BOUND,
@@ -474,8 +474,9 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     known = False   # the table holds this position (with or without a move)
     tscore = 0
     tbound = BOUND_NONE
+    tdepth = -1
     if use_table and excluded == 0:
-        known, tt_move, cut, tscore, alpha, beta, tsize, tt_line, tbound = tt_lookup(
+        known, tt_move, cut, tscore, alpha, beta, tsize, tt_line, tbound, tdepth = tt_lookup(
             tt, key, ply, depth, alpha, beta, ply > 0 and (paper or not is_pv))
         if cut:
             ctrl[K_WEIGHTED] += tt_hit_weight(tt, tsize)
@@ -525,10 +526,10 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     tt_extension = 0
     if (not paper and ply > 0 and tt_move != 0 and excluded == 0 and depth >= SINGULAR_MIN_DEPTH
             and ply < 2 * ctrl[K_ROOT_DEPTH]):
-        found, _, stored_score, stored_depth, stored_bound, _ = tt_probe(tt, key, ply)
-        if (found and stored_depth >= depth - SINGULAR_DEPTH_SLACK
-                and stored_bound != BOUND_UPPER and abs(stored_score) < SINGULAR_MAX_SCORE):
-            singular_beta = stored_score - SINGULAR_MARGIN * depth
+        if (tdepth >= depth - SINGULAR_DEPTH_SLACK
+                and (tbound == BOUND_LOWER or tbound == BOUND_EXACT)
+                and abs(tscore) < SINGULAR_MAX_SCORE):
+            singular_beta = tscore - SINGULAR_MARGIN * depth
             S.stack[ply, STACK_EXCLUDED] = tt_move
             score = search(P, T, tt, S, (depth - 1) // 2, singular_beta - 1, singular_beta, ply,
                            NO, NO, cut_node)
@@ -540,7 +541,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 tt_extension = 1
             elif singular_beta >= beta:
                 return singular_beta   # multi-cut: another move beats beta as well
-            elif stored_score >= beta:
+            elif tscore >= beta:
                 tt_extension = -1
 
     # 3. Moves: none means mate or stalemate.

@@ -641,17 +641,18 @@ def tt_prefetch(tt, key):
 def tt_lookup(tt, key, ply, depth, alpha, beta, may_cut):
     """Figure 2.7's retrieval at a full-width node, under the experiment switches of 2.7.2.
 
-    Returns (found, move, cut, score, alpha, beta, size, line, bound): `move` is the stored
+    Returns (found, move, cut, score, alpha, beta, size, line, bound, depth): `move` is the stored
     move to try first (0 if none or unused); `line` the entry's moves after it (n-ply lines, 2.7.3;
     U0 when off or with no move); `cut` means return `score` now (an exact score, or a bound
     that closed the window); otherwise search with the (possibly narrowed) alpha, beta.
     `may_cut` is the search's own condition for using a score here (not at the root, ...).
-    `bound` is the stored score's bound (BOUND_NONE on a miss), whether it was usable or not.
+    `bound` is the stored score's bound (BOUND_NONE on a miss), whether it was usable or not;
+    `depth` the depth it was searched to (-1 on a miss).
     The cut-off and window counters are bumped here."""
     found, move, score, stored_depth, bound, size, line = _probe(tt, key, ply)
     if not found:
         return (False, np.int64(0), False, np.int64(0), alpha, beta, np.int64(0), U0,
-                np.int64(BOUND_NONE))
+                np.int64(BOUND_NONE), stored_depth)
     if tt.conf[C_USE_MOVE] == 0:
         move = np.int64(0)
     if move == 0:
@@ -662,10 +663,10 @@ def tt_lookup(tt, key, ply, depth, alpha, beta, may_cut):
         deep_enough = stored_depth >= depth
     usable = tt.conf[C_USE_EXACT] != 0 if bound == BOUND_EXACT else tt.conf[C_USE_BOUNDS] != 0
     if not (tt.conf[C_USE_SCORE] != 0 and deep_enough and may_cut and usable):
-        return True, move, False, score, alpha, beta, size, line, bound
+        return True, move, False, score, alpha, beta, size, line, bound, stored_depth
     if bound == BOUND_EXACT:
         tt.stats[S_CUT_EXACT] += 1
-        return True, move, True, score, alpha, beta, size, line, bound
+        return True, move, True, score, alpha, beta, size, line, bound, stored_depth
     narrowed = False
     if bound == BOUND_LOWER and score > alpha:
         alpha = score
@@ -678,10 +679,10 @@ def tt_lookup(tt, key, ply, depth, alpha, beta, may_cut):
             tt.stats[S_CUT_LOWER] += 1
         else:
             tt.stats[S_CUT_UPPER] += 1
-        return True, move, True, score, alpha, beta, size, line, bound
+        return True, move, True, score, alpha, beta, size, line, bound, stored_depth
     if narrowed:
         tt.stats[S_WINDOW] += 1
-    return True, move, False, score, alpha, beta, size, line, bound
+    return True, move, False, score, alpha, beta, size, line, bound, stored_depth
 
 
 @jit
