@@ -13,13 +13,18 @@ removes the part of the noise that comes from the openings themselves.
     python scripts/compare_matches.py A.pgn ENGINE_A B.pgn ENGINE_B [--book-plies 16]
 """
 import math
+import sys
 from collections import defaultdict
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from pathlib import Path
+from typing import Dict, List, NamedTuple, Tuple
 
 import chess.pgn
 import click
 
-POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from match import elo_from_score  # noqa: E402
+
+WHITE_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
 class Game(NamedTuple):
@@ -54,12 +59,12 @@ def load_games(path: str, engine: str, book_plies: int = 16) -> List[Game]:
             if game is None:
                 break
             result = game.headers.get("Result", "*")
-            if result not in POINTS:
+            if result not in WHITE_POINTS:
                 continue
             white = game.headers.get("White") == engine
             if not white and game.headers.get("Black") != engine:
                 continue
-            points = POINTS[result][0 if white else 1]
+            points = WHITE_POINTS[result] if white else 1.0 - WHITE_POINTS[result]
             games.append(Game(opening_of(game, book_plies), white, points))
     if not games:
         raise ValueError(f"no finished game of {engine!r} in {path}")
@@ -70,16 +75,13 @@ def pair_games(a: List[Game], b: List[Game]) -> List[Tuple[Game, Game]]:
     """Games of `a` and `b` with the same opening and colour, the k-th occurrence of each
     (opening, colour) in `a` with the k-th in `b`; the unpaired ones are left out."""
     waiting: Dict[tuple, List[Game]] = defaultdict(list)
-    for game in b:
+    for game in reversed(b):   # each list ends with its first occurrence: pop() takes it
         waiting[(game.opening, game.white)].append(game)
-    taken: Dict[tuple, int] = defaultdict(int)
     pairs = []
     for game in a:
-        key = (game.opening, game.white)
-        k = taken[key]
-        if k < len(waiting[key]):
-            pairs.append((game, waiting[key][k]))
-            taken[key] = k + 1
+        same = waiting[(game.opening, game.white)]
+        if same:
+            pairs.append((game, same.pop()))
     return pairs
 
 
@@ -107,18 +109,9 @@ def compare(pairs: List[Tuple[Game, Game]]) -> Comparison:
                       sum(d == 0 for d in diffs), mean, 1.96 * math.sqrt(variance / n))
 
 
-def elo(score: float) -> Optional[float]:
-    """Elo difference of a score share (None at 0 or 1)."""
-    if not 0.0 < score < 1.0:
-        return None
-    return -400.0 * math.log10(1.0 / score - 1.0)
-
-
 def _describe(name: str, points: float, games: int) -> str:
     share = points / games
-    rating = elo(share)
-    text = f"{name}: {points:g} / {games} ({100 * share:.1f}%"
-    return text + (f", {rating:+.0f} Elo)" if rating is not None else ")")
+    return f"{name}: {points:g} / {games} ({100 * share:.1f}%, {elo_from_score(share):+.0f} Elo)"
 
 
 @click.command()

@@ -88,17 +88,13 @@ def test_unmatched_games_are_left_out(tmp_path, cm):
         cm.compare([])
 
 
-def test_elo_of_a_score(cm):
-    assert cm.elo(0.5) == 0.0
-    assert cm.elo(0.75) == pytest.approx(190.85, abs=0.01)
-    assert cm.elo(1.0) is None
-
-
 def test_command_prints_the_comparison(tmp_path, cm):
     a = _match(tmp_path, "a.pgn", "A", [1.0, 1.0, 0.5, 0.5])
     b = _match(tmp_path, "b.pgn", "B", [0.5, 0.5, 0.5, 0.5])
     out = CliRunner().invoke(cm.main, [a, "A", b, "B"])
     assert out.exit_code == 0, out.output
     assert "paired games: 4 (of 4 and 4)" in out.output
+    assert "A: 3 / 4 (75.0%, +191 Elo)" in out.output          # 75% is +190.85 Elo
+    assert "B: 2 / 4 (50.0%, +0 Elo)" in out.output
     assert "A better in 2, worse in 0, the same in 2" in out.output
     assert "+25.0 points per 100 games" in out.output
