@@ -7,7 +7,12 @@ A move's time is the clock before it plus the increment minus the clock after it
 pipe and the referee's own delays are included, as the game's clock counts them.
 
     python scripts/time_usage.py --pgn games.pgn --inc 0.1 [--block 10] [--blocks 8]
+
+`--lowest SECONDS` reports instead how near each engine came to losing on time: per engine,
+the lowest clock it had in each game, summarised (games, those below SECONDS, the median
+game's lowest, the lowest of all).
 """
+import statistics
 from collections import defaultdict
 from typing import Dict, List, Optional
 
@@ -42,22 +47,44 @@ def _base_seconds(time_control: str) -> Optional[float]:
         return None
 
 
+def _read_games(pgn_path: str):
+    with open(pgn_path, encoding="utf-8", errors="replace") as handle:
+        while True:
+            game = chess.pgn.read_game(handle)
+            if game is None:
+                return
+            yield game
+
+
+def lowest_clocks(pgn_path: str) -> Dict[str, List[float]]:
+    """Per engine, the lowest clock (seconds) it had after any of its moves, one per game
+    that has clock comments for it."""
+    lowest: Dict[str, List[float]] = defaultdict(list)
+    for game in _read_games(pgn_path):
+        names = {chess.WHITE: game.headers.get("White", "?"), chess.BLACK: game.headers.get("Black", "?")}
+        least: Dict[bool, float] = {}
+        for node in game.mainline():
+            clock = node.clock()
+            if clock is not None:
+                mover = not node.turn()
+                least[mover] = min(clock, least.get(mover, clock))
+        for colour, clock in least.items():
+            lowest[names[colour]].append(clock)
+    return lowest
+
+
 def usage_table(pgn_path: str, inc: float, block: int, blocks: int) -> Dict[str, List[float]]:
     """Per engine, the mean seconds a move in each block of `block` moves (NaN-free: a block
     no game reached is left out at the end)."""
     sums: Dict[str, List[float]] = defaultdict(lambda: [0.0] * blocks)
     counts: Dict[str, List[int]] = defaultdict(lambda: [0] * blocks)
-    with open(pgn_path, encoding="utf-8", errors="replace") as handle:
-        while True:
-            game = chess.pgn.read_game(handle)
-            if game is None:
-                break
-            for name, times in move_times(game, inc).items():
-                for number, seconds in enumerate(times):
-                    k = number // block
-                    if k < blocks:
-                        sums[name][k] += seconds
-                        counts[name][k] += 1
+    for game in _read_games(pgn_path):
+        for name, times in move_times(game, inc).items():
+            for number, seconds in enumerate(times):
+                k = number // block
+                if k < blocks:
+                    sums[name][k] += seconds
+                    counts[name][k] += 1
     table = {}
     for name in sums:
         reached = [k for k in range(blocks) if counts[name][k]]
@@ -70,7 +97,16 @@ def usage_table(pgn_path: str, inc: float, block: int, blocks: int) -> Dict[str,
 @click.option("--inc", default=0.0, show_default=True, help="Increment in seconds.")
 @click.option("--block", default=10, show_default=True, help="Moves per block.")
 @click.option("--blocks", default=8, show_default=True)
-def main(pgn_path, inc, block, blocks):
+@click.option("--lowest", type=float, default=None,
+              help="Report each engine's lowest clock per game, counting games below this.")
+def main(pgn_path, inc, block, blocks, lowest):
+    if lowest is not None:
+        click.echo(f"| engine | games | lowest clock under {lowest:g} s | median game's lowest | lowest |")
+        click.echo("|---|---|---|---|---|")
+        for name, clocks in lowest_clocks(pgn_path).items():
+            click.echo(f"| {name} | {len(clocks)} | {sum(c < lowest for c in clocks)} | "
+                       f"{statistics.median(clocks):.3f} | {min(clocks):.3f} |")
+        return
     table = usage_table(pgn_path, inc, block, blocks)
     width = max((len(b) for b in table.values()), default=0)
     click.echo("| engine | " + " | ".join(f"moves {k * block + 1}-{(k + 1) * block}"

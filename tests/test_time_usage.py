@@ -59,6 +59,19 @@ def test_usage_table_averages_per_block(usage, tmp_path):
     assert "| W | 1.000 | 0.100 |" in result.output
 
 
+def test_lowest_clocks_per_game(usage, tmp_path):
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(str(_game("W", "B", [9.5, 9.9, 0.4, 9.0])) + "\n\n"
+                   + str(_game("B", "W", [2.0, 9.9, 3.0, 1.5])) + "\n")
+    lowest = usage.lowest_clocks(str(pgn))
+    assert lowest["W"] == pytest.approx([0.4, 1.5])
+    assert lowest["B"] == pytest.approx([9.0, 2.0])
+    result = CliRunner().invoke(usage.main, ["--pgn", str(pgn), "--lowest", "1.0"])
+    assert result.exit_code == 0, result.output
+    assert "| W | 2 | 1 | 0.950 | 0.400 |" in result.output
+    assert "| B | 2 | 0 | 5.500 | 2.000 |" in result.output
+
+
 def test_a_timed_match_writes_each_movers_clock(tmp_path):
     """A clock so generous that no move can lose on it, moves limited by nodes; the game
     stops at ply 24, eight plies after the 16 of the opening."""
