@@ -10,11 +10,13 @@ pipe and the referee's own delays are included, as the game's clock counts them.
 
 `--lowest SECONDS` reports instead how near each engine came to losing on time: per engine,
 the lowest clock it had in each game, summarised (games, those below SECONDS, the median
-game's lowest, the lowest of all).
+game's lowest, the lowest of all). `--stalls SECONDS --inc INC [--below CLOCK]` counts
+the moves each engine made with under CLOCK seconds on its clock (default 1) and lists
+those that took more than SECONDS: the stalls a low clock has to survive.
 """
 import statistics
 from collections import defaultdict
-from typing import Dict, List, Optional
+from typing import Dict, Iterator, List, Optional, Tuple
 
 import chess.pgn
 import click
@@ -24,19 +26,42 @@ def move_times(game: chess.pgn.Game, inc: float) -> Dict[str, List[float]]:
     """Seconds each player spent on each of its moves (in order), from the clocks. A move
     without a clock comment, and the first move of a player (no clock before it unless the
     time control says), are skipped."""
+    spent: Dict[str, List[float]] = defaultdict(list)
+    for name, _, seconds in timed_moves(game, inc):
+        spent[name].append(seconds)
+    return spent
+
+
+def timed_moves(game: chess.pgn.Game, inc: float) -> Iterator[Tuple[str, float, float]]:
+    """(player, clock before the move, seconds spent on it) for each move that has a clock
+    comment and a clock before it, in order."""
     base = _base_seconds(game.headers.get("TimeControl", ""))
     names = {chess.WHITE: game.headers.get("White", "?"), chess.BLACK: game.headers.get("Black", "?")}
     before: Dict[bool, Optional[float]] = {chess.WHITE: base, chess.BLACK: base}
-    spent: Dict[str, List[float]] = defaultdict(list)
     for node in game.mainline():
         mover = not node.turn()
         clock = node.clock()
         if clock is None:
             continue
         if before[mover] is not None:
-            spent[names[mover]].append(before[mover] + inc - clock)
+            yield names[mover], before[mover], before[mover] + inc - clock
         before[mover] = clock
-    return spent
+
+
+def slow_low_clock_moves(pgn_path: str, inc: float, below: float,
+                         slower_than: float) -> Dict[str, Tuple[int, List[Tuple[float, float]]]]:
+    """Per engine: how many moves it made with under `below` seconds on its clock, and
+    (clock before, seconds spent) for each of those that took more than `slower_than`,
+    slowest first: the stalls a low clock has to survive."""
+    counts: Dict[str, int] = defaultdict(int)
+    slow: Dict[str, List[Tuple[float, float]]] = defaultdict(list)
+    for game in _read_games(pgn_path):
+        for name, clock, seconds in timed_moves(game, inc):
+            if clock < below:
+                counts[name] += 1
+                if seconds > slower_than:
+                    slow[name].append((clock, seconds))
+    return {name: (counts[name], sorted(slow[name], key=lambda m: -m[1])) for name in counts}
 
 
 def _base_seconds(time_control: str) -> Optional[float]:
@@ -99,7 +124,19 @@ def usage_table(pgn_path: str, inc: float, block: int, blocks: int) -> Dict[str,
 @click.option("--blocks", default=8, show_default=True)
 @click.option("--lowest", type=float, default=None,
               help="Report each engine's lowest clock per game, counting games below this.")
-def main(pgn_path, inc, block, blocks, lowest):
+@click.option("--stalls", type=float, default=None,
+              help="Report the moves made with under --below seconds on the clock that took "
+                   "more than this many seconds (needs --inc).")
+@click.option("--below", type=float, default=1.0, show_default=True)
+def main(pgn_path, inc, block, blocks, lowest, stalls, below):
+    if stalls is not None:
+        click.echo(f"| engine | moves under {below:g} s on the clock | those over {stalls:g} s "
+                   "| slowest (clock before, seconds) |")
+        click.echo("|---|---|---|---|")
+        for name, (count, slow) in slow_low_clock_moves(pgn_path, inc, below, stalls).items():
+            shown = ", ".join(f"({clock:.3f}, {seconds:.3f})" for clock, seconds in slow[:5])
+            click.echo(f"| {name} | {count} | {len(slow)} | {shown or '-'} |")
+        return
     if lowest is not None:
         click.echo(f"| engine | games | lowest clock under {lowest:g} s | median game's lowest | lowest |")
         click.echo("|---|---|---|---|---|")

@@ -72,6 +72,26 @@ def test_lowest_clocks_per_game(usage, tmp_path):
     assert "| B | 2 | 0 | 5.500 | 2.000 |" in result.output
 
 
+def test_slow_moves_on_a_low_clock(usage, tmp_path):
+    """Only moves made with under --below seconds on the clock count; of those, the ones
+    that took more than --stalls seconds are listed, slowest first."""
+    pgn = tmp_path / "games.pgn"
+    # 5 s + 0.05 s. W: 0.9 (from 5: not counted), 0.85 (0.10 s from 0.9), 0.6 (0.30 s from
+    # 0.85), 0.2 (0.45 s from 0.6). B: 0.8 (not counted), 0.5 (0.35 s from 0.8), 0.52
+    # (0.03 s from 0.5), 0.5 (0.07 s from 0.52).
+    pgn.write_text(str(_game("W", "B", [0.9, 0.8, 0.85, 0.5, 0.6, 0.52, 0.2, 0.5],
+                             time_control="5+0.05")) + "\n")
+    moves = usage.slow_low_clock_moves(str(pgn), 0.05, below=1.0, slower_than=0.2)
+    assert moves["W"][0] == 3
+    assert [c for move in moves["W"][1] for c in move] == pytest.approx([0.6, 0.45, 0.85, 0.30])
+    assert moves["B"][0] == 3
+    assert [c for move in moves["B"][1] for c in move] == pytest.approx([0.8, 0.35])
+    result = CliRunner().invoke(usage.main, ["--pgn", str(pgn), "--inc", "0.05", "--stalls", "0.2"])
+    assert result.exit_code == 0, result.output
+    assert "| W | 3 | 2 | (0.600, 0.450), (0.850, 0.300) |" in result.output
+    assert "| B | 3 | 1 | (0.800, 0.350) |" in result.output
+
+
 def test_a_timed_match_writes_each_movers_clock(tmp_path):
     """A clock so generous that no move can lose on it, moves limited by nodes; the game
     stops at ply 24, eight plies after the 16 of the opening."""
