@@ -41,8 +41,7 @@ def referee_times(engine: str, moves: int, movetime_ms: int, seed: int):
             played = _play_with_deadline(player, board, chess.engine.Limit(time=movetime_ms / 1000),
                                          60.0, None)
             seconds.append(time.perf_counter() - start)
-            legal = list(board.legal_moves)
-            board.push(played.move if rng.random() < 0.9 else rng.choice(legal))
+            board.push(played.move if rng.random() < 0.9 else rng.choice(list(board.legal_moves)))
     finally:
         player.close()
     return seconds

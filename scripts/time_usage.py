@@ -36,6 +36,15 @@ def timed_moves(game: chess.pgn.Game, inc: float) -> Iterator[Tuple[str, float, 
     """(player, clock before the move, seconds spent on it) for each move that has a clock
     comment and a clock before it, in order."""
     base = _base_seconds(game.headers.get("TimeControl", ""))
+    for name, before, after in _clocked_moves(game, base):
+        if before is not None:
+            yield name, before, before + inc - after
+
+
+def _clocked_moves(game: chess.pgn.Game,
+                   base: Optional[float]) -> Iterator[Tuple[str, Optional[float], float]]:
+    """(player, its clock before the move or None, its clock after) for each move with a
+    clock comment, in order; a player's first move starts from `base`."""
     names = {chess.WHITE: game.headers.get("White", "?"), chess.BLACK: game.headers.get("Black", "?")}
     before: Dict[bool, Optional[float]] = {chess.WHITE: base, chess.BLACK: base}
     for node in game.mainline():
@@ -43,8 +52,7 @@ def timed_moves(game: chess.pgn.Game, inc: float) -> Iterator[Tuple[str, float, 
         clock = node.clock()
         if clock is None:
             continue
-        if before[mover] is not None:
-            yield names[mover], before[mover], before[mover] + inc - clock
+        yield names[mover], before[mover], clock
         before[mover] = clock
 
 
@@ -86,15 +94,11 @@ def lowest_clocks(pgn_path: str) -> Dict[str, List[float]]:
     that has clock comments for it."""
     lowest: Dict[str, List[float]] = defaultdict(list)
     for game in _read_games(pgn_path):
-        names = {chess.WHITE: game.headers.get("White", "?"), chess.BLACK: game.headers.get("Black", "?")}
-        least: Dict[bool, float] = {}
-        for node in game.mainline():
-            clock = node.clock()
-            if clock is not None:
-                mover = not node.turn()
-                least[mover] = min(clock, least.get(mover, clock))
-        for colour, clock in least.items():
-            lowest[names[colour]].append(clock)
+        least: Dict[str, float] = {}
+        for name, _, clock in _clocked_moves(game, None):
+            least[name] = min(clock, least.get(name, clock))
+        for name, clock in least.items():
+            lowest[name].append(clock)
     return lowest
 
 
