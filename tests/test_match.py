@@ -135,3 +135,21 @@ def test_adjudicated_two_game_match(match, tmp_path):
     assert text.count("[Result ") == 2
     # With every score within 1000 cp, the draw rule ends each game 4 plies after the book.
     assert text.count('[Termination "adjudication: draw by score"]') == 2, text
+
+
+def test_the_book_leaves_no_garbage_for_a_collection_during_play():
+    """Reading the book leaves its parsed games as cyclic garbage that only a full
+    collection frees; the referee frees it before the first game and freezes the rest,
+    so no full collection during play walks the book (its pause would be charged to the
+    engine on move)."""
+    import subprocess
+    probe = (f"import gc, sys; sys.path.insert(0, {str(ROOT / 'scripts')!r}); import match; "
+             "gc.disable(); match.load_openings('8moves_v3.pgn', 20, 1); "
+             "waiting = len(gc.get_objects()); match.freeze_heap(); "
+             "print(waiting, gc.get_freeze_count(), len(gc.get_objects()))")
+    waiting, frozen, tracked = map(int, subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=300,
+        check=True).stdout.split())
+    assert waiting > 100_000                    # the book's garbage, before
+    assert frozen < waiting // 2                # collected, not frozen
+    assert tracked < 5_000                      # what a collection during play walks

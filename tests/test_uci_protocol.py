@@ -260,3 +260,30 @@ def test_eval_and_bench_commands(pipe):
     assert pair[-4:] == ["+30", "+55", "+0", "+0"]        # white's pair, black has none
     lines = pipe.ask("bench 3", "Nodes/second")
     assert any(l.startswith("Nodes searched  : ") for l in lines)
+
+
+# -- the collector's pauses ------------------------------------------------------------------
+_HEAP_PROBE = """
+import gc, io, sys
+sys.path.insert(0, {root!r})
+from engine.uci import UciLoop
+loop = UciLoop(out=io.StringIO(), err=io.StringIO(), freeze_heap={freeze})
+loop.engine   # waits for the loader thread, which freezes the heap when asked
+print(gc.get_freeze_count(), len(gc.get_objects()))
+"""
+
+
+@pytest.mark.parametrize("freeze", [True, False])
+def test_loaded_engine_leaves_the_collector_little_to_walk(freeze):
+    """A full collection walks every tracked object; after loading numba and the kernels
+    that is over 50,000 (tens of ms, charged to a move if it comes on the clock). The
+    executable freezes them once loaded, so a collection walks only what came after."""
+    import subprocess
+    probe = _HEAP_PROBE.format(root=str(ROOT), freeze=freeze)
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         timeout=300, check=True).stdout.split()
+    frozen, tracked = int(out[0]), int(out[1])
+    if freeze:
+        assert frozen > 50_000 and tracked < frozen // 10
+    else:
+        assert frozen == 0 and tracked > 50_000
