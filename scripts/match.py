@@ -17,7 +17,6 @@ with the meaning cutechess-cli gives its options (`-draw movenumber=40 movecount
 Results: W/D/L, score, Elo difference with a 95% interval, LOS, and the SPRT log-likelihood
 ratio when --sprt is given.
 """
-import gc
 import logging
 import math
 import random
@@ -34,6 +33,7 @@ import click
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from lab.suites import DATA_DIR  # noqa: E402  (data/, or $TWOBIG_DATA)
+from engine.uci import freeze_heap  # noqa: E402
 
 BOOKS = DATA_DIR / "books"
 
@@ -109,18 +109,6 @@ def load_openings(book: str, count: int, seed: int):
         for game in rng.sample(games, min(count, len(games))):
             openings.append((game.board().fen(), list(game.mainline_moves())))
     return openings
-
-
-def freeze_heap() -> None:
-    """Free what loading left and put the rest out of the collector's sight. The referee
-    times a move around its own threads, so a pause of its own is charged to the engine on
-    move. Reading the book leaves its parsed games as cyclic garbage (python-chess's game
-    nodes point back at their parents), which only a full collection frees; Python ran one
-    when the waiting garbage reached a quarter of the heap, some 100 games into a match,
-    and it took 0.4 s (README, "The referee's own pauses"). Frozen, the heap left after
-    loading is never walked again: a full collection sees only what the games created."""
-    gc.collect()
-    gc.freeze()
 
 
 def parse_tc(tc: str):
@@ -367,6 +355,10 @@ def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2,
         raise click.UsageError("--tc inf needs --nodes or --depth")
     pairs = (games + 1) // 2
     openings = load_openings(book, pairs, seed)
+    # The referee times a move around its own threads, so its own pauses are charged to the
+    # engine on move. The parsed book is cyclic garbage (python-chess's game nodes point back
+    # at their parents) that only a full collection frees, and Python ran one some 100 games
+    # in, taking 0.4 s (README, "The referee's own pauses"): free it now, freeze the rest.
     freeze_heap()
     names = (name1 or Path(shlex.split(engine1)[0]).name, name2 or Path(shlex.split(engine2)[0]).name)
     if names[0] == names[1]:
