@@ -73,11 +73,51 @@ def dataset(samples) -> Dataset:
                    np.array(games, dtype=np.int64))
 
 
-def load_labels(path) -> Dataset:
-    """A scripts/label_positions.py file as a Dataset."""
-    from lab.texel import labelled_positions
+FEN_PIECES = {letter: (letter.isupper(), kind) for kind, letters in
+              enumerate(("pP", "nN", "bB", "rR", "qQ", "kK")) for letter in letters}
 
-    return dataset(labelled_positions(path))
+
+def fen_features(fen: str) -> np.ndarray:
+    """position_features of a FEN, read straight from its placement field (several times
+    faster than building a python-chess board: millions of positions load in minutes)."""
+    placement, turn = fen.split(" ", 2)[:2]
+    white_to_move = turn == "w"
+    out = np.full((2, MAX_PIECES), -1, dtype=np.int16)
+    place = 0
+    for rank_index, rank_text in enumerate(placement.split("/")):
+        file = 0
+        for letter in rank_text:
+            if letter.isdigit():
+                file += int(letter)
+                continue
+            piece_white, kind = FEN_PIECES[letter]
+            square = (7 - rank_index) * 8 + file
+            out[0, place] = feature_index(white_to_move, piece_white, kind, square)
+            out[1, place] = feature_index(not white_to_move, piece_white, kind, square)
+            place += 1
+            file += 1
+    return out
+
+
+def load_labels(path) -> Dataset:
+    """A scripts/label_positions.py file (`FEN;score;game` lines) as a Dataset; a line cut
+    short (a labelling run stopped mid-write) is skipped."""
+    from lab.texel import win_probability
+
+    feats, scores, white_moves, games = [], [], [], []
+    with open(path) as handle:
+        for line in handle:
+            parts = line.rstrip("\n").split(";")
+            if len(parts) != 3 or not parts[1].lstrip("-").isdigit() or not parts[2].isdigit():
+                continue
+            feats.append(fen_features(parts[0]))
+            scores.append(float(parts[1]))
+            white_moves.append(parts[0].split(" ", 2)[1] == "w")
+            games.append(int(parts[2]))
+    white = win_probability(np.array(scores), 1.0)
+    target = np.where(np.array(white_moves), white, 1.0 - white)
+    return Dataset(np.array(feats, dtype=np.int16), target.astype(np.float32),
+                   np.array(games, dtype=np.int64))
 
 
 def split_by_game(data: Dataset, held_out: float, seed: int = 0):
@@ -163,6 +203,14 @@ def quantized(net: Network) -> dict:
             "b2": np.round(net.b2 * QA * QB).astype(np.int64)}
 
 
+def sample(data: Dataset, count: int, seed: int = 0) -> Dataset:
+    """At most `count` positions of `data`, drawn at random without replacement."""
+    if len(data.target) <= count:
+        return data
+    chosen = np.sort(np.random.default_rng(seed).choice(len(data.target), count, replace=False))
+    return Dataset(data.features[chosen], data.target[chosen], data.game[chosen])
+
+
 def mean_error(net: Network, data: Dataset) -> float:
     """Texel's error: the mean squared difference of prediction and target."""
     return float(np.mean((predict(*net, data.features) - data.target) ** 2))
@@ -237,19 +285,30 @@ def _epoch(w1, b1, w2, b2, features, target, order, batch_size, rate, moments, s
     return step
 
 
+def step_rate(rate: float, epoch: int, epochs: int) -> float:
+    """The learning rate of an epoch (1-based): `rate` for the first half of the epochs,
+    a quarter of it after, a sixteenth in the last (the schedule of the shipped network)."""
+    if epoch == epochs and epochs > 2:
+        return rate / 16
+    return rate if epoch <= epochs // 2 else rate / 4
+
+
 def train(net: Network, fitting: Dataset, epochs: int, batch_size: int = 256,
-          rate: float = 1e-3, seed: int = 0, held_out: Dataset = None, report=None) -> Network:
+          rate: float = 1e-3, seed: int = 0, held_out: Dataset = None, report=None,
+          schedule: bool = False, fit_sample: Dataset = None) -> Network:
     """Adam on the fitting positions for `epochs` passes (in place); `report(epoch, fitting
-    error, held-out error or None)` after each pass."""
+    error, held-out error or None)` after each pass, the fitting error on `fit_sample` when
+    given. With `schedule`, the rate steps down as step_rate says."""
     moments = tuple(np.zeros_like(a) for a in (net.w1, net.w1, net.b1, net.b1,
                                                net.w2, net.w2, net.b2, net.b2))
     rng = np.random.default_rng(seed)
     step = 0
     for epoch in range(1, epochs + 1):
         order = rng.permutation(len(fitting.target)).astype(np.int64)
-        step = _epoch(*net, fitting.features, fitting.target, order, batch_size, rate,
+        epoch_rate = step_rate(rate, epoch, epochs) if schedule else rate
+        step = _epoch(*net, fitting.features, fitting.target, order, batch_size, epoch_rate,
                       moments, step)
         if report is not None:
-            report(epoch, mean_error(net, fitting),
+            report(epoch, mean_error(net, fitting if fit_sample is None else fit_sample),
                    mean_error(net, held_out) if held_out is not None else None)
     return net

@@ -35,6 +35,22 @@ def test_a_position_and_its_colour_mirror_have_the_same_inputs(fen):
     assert p[0] == pytest.approx(p[1], abs=1e-6)
 
 
+def test_inputs_read_from_a_fen_equal_those_of_the_board():
+    import random
+
+    rng = random.Random(5)
+    for _ in range(40):
+        board = chess.Board()
+        for _ in range(rng.randrange(0, 80)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        fast = nnue.fen_features(board.fen())
+        assert [sorted(row) for row in fast.tolist()] == \
+            [sorted(row) for row in nnue.position_features(board).tolist()]
+
+
 def _dataset(fens, targets):
     feats = np.stack([nnue.position_features(chess.Board(f)) for f in fens])
     return nnue.Dataset(feats, np.array(targets, dtype=np.float32), np.arange(len(fens)))
