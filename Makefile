@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml
 # venv under EXE_ROOT, keyed by the sources, so the launcher keeps working after the source
 # folder is deleted (OpenBench builds in a temporary folder). The kernels are compiled there.
 EXE_ROOT ?= $(HOME)/.cache/twobig/engines
-EXE_ID   := $(shell cat pyproject.toml engine/*.py 2>/dev/null | sha1sum | cut -c1-12)
+EXE_ID   := $(shell cat pyproject.toml engine/*.py engine/*.npz 2>/dev/null | sha1sum | cut -c1-12)
 EXE_VENV := $(EXE_ROOT)/$(EXE_ID)
 exe:
 	test -f $(EXE_VENV)/.installed || ( rm -rf $(EXE_VENV) && $(PYTHON) -m venv $(EXE_VENV) \

@@ -13,6 +13,9 @@ passed pawns by rank, the bishop pair, rooks on open or half-open files, knight 
 and in the end game the kings' race to the square in front of a passed pawn and each
 king's mean distance to the pawns.
 `side_terms` returns them one by one so that the `eval` command and the tests can see each.
+Since the evaluation network (engine.nnue) the PLAY search no longer calls `evaluate_full`
+but at its depth limit; it stays the hand-written reference that `eval`, the Texel tools
+(lab/texel.py) and the network's training report beside the network.
 """
 import numpy as np
 

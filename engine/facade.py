@@ -18,6 +18,7 @@ from engine.board import Board, FenError, PIECE_LETTERS, SQUARE_NAMES, STARTING_
 from engine.driver import Iteration, Limits
 from engine.session import Session
 from engine.eval import TERM_NAMES, evaluate_full_white, evaluate_white, scratch_sums, side_terms
+from engine.nnue import nn_evaluate_fresh
 from engine.options import OPTIONS
 from engine.timeman import LagTracker
 from engine.types import EMPTY, ST_EG, ST_MG, ST_PHASE, WHITE
@@ -64,6 +65,7 @@ class EvalView:
     phase: int
     paper: int
     full: int
+    network: int                # the network the play search evaluates with (engine.nnue)
     side_to_move: str
     terms: List[tuple]          # (name, white mg, white eg, black mg, black eg)
     recount_matches: bool       # the incremental sums equal a recount from scratch
@@ -313,6 +315,9 @@ class Engine:
         black = side_terms(P, T, np.int64(1 - WHITE))
         terms = [(name, int(white[2 * k]), int(white[2 * k + 1]), int(black[2 * k]),
                   int(black[2 * k + 1])) for k, name in enumerate(TERM_NAMES)]
+        network = int(nn_evaluate_fresh(P, T))
+        if self.board.turn != WHITE:
+            network = -network
         return EvalView(mg, eg, phase, int(evaluate_white(P)), int(evaluate_full_white(P, T)),
-                        "white" if self.board.turn == WHITE else "black", terms,
+                        network, "white" if self.board.turn == WHITE else "black", terms,
                         recount == (mg, eg, phase))

@@ -31,7 +31,7 @@ from engine.zobrist import castle_key, ep_key, full_key, piece_key, side_key
 from engine.types import (
     BISHOP, BLACK, EMPTY, FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, GAME_STACK,
     KING, KNIGHT, NO_MOVE, NO_SQUARE, N_BB, OCC, PAWN, QUEEN, ROOK, ST_CAPTURED, ST_CASTLE, ST_EG,
-    ST_EP, ST_FULLMOVE, ST_HALFMOVE, ST_LEN, ST_MG, ST_MOVE, ST_NULL_DIST, ST_PHASE, ST_SIDE, U0,
+    ST_EP, ST_FULLMOVE, ST_HALFMOVE, ST_LEN, ST_MG, ST_MOVE, ST_NULL_DIST, ST_PHASE, ST_SIDE, ST_MOVED, U0,
     U1, I_CASTLE_KEEP, WHITE,
 )
 
@@ -343,6 +343,7 @@ def make_move(P, T, move):
     nxt[ST_PHASE] = phase
     nxt[ST_FULLMOVE] = cur[ST_FULLMOVE] + us
     nxt[ST_NULL_DIST] = cur[ST_NULL_DIST] + 1
+    nxt[ST_MOVED] = piece
     P.keys[ply + 1] = key
     P.meta[META_PLY] = ply + 1
 

@@ -13,8 +13,9 @@ the size stored with an entry is the growth of that counter over its subtree, so
 sees a retrieved position as one node and BIGALL as the nodes it originally cost.
 
 Profiles (ctrl[K_PROFILE]):
-  PLAY   the full evaluation (engine.eval.evaluate_full; in quiescence only when material
-         and PST alone leave the stand-pat within LAZY_MARGIN of the window), check
+  PLAY   the evaluation network (engine.nnue.nn_evaluate, its accumulators in S.nn_acc; in
+         quiescence only when material and PST alone leave the stand-pat within
+         LAZY_MARGIN of the window), check
          extensions, null-move pruning, reverse futility pruning, futility and late-move
          pruning of quiet moves (all three harder when the static evaluation is not above
          that of two plies before: "improving"; reverse futility, null move and futility
@@ -56,6 +57,7 @@ from engine._jit import jit, jit_inline
 from engine.bitboard import popcount
 from engine.codec import move_is_promotion, piece_of
 from engine.eval import evaluate, evaluate_full
+from engine.nnue import new_accumulators, nn_evaluate
 from engine.movegen import generate_moves
 from engine.movepick import (
     CONTINUATION_NONE, ORDER_KILLER, capture_gain, continuation_index, history_bonus, is_capture,
@@ -78,7 +80,7 @@ from engine.types import (
 
 SearchState = collections.namedtuple(
     "SearchState",
-    "ctrl history pv stack moves scores root_moves root_nodes lines cont_history")
+    "ctrl history pv stack moves scores root_moves root_nodes lines cont_history nn_acc")
 # Keep this tuple short. Every jitted function that takes it receives each array as about
 # seven scalar arguments, and past a size the compiled search runs at half speed: one more
 # unused 1-D array (a 14th field, when it had 13) took `bench` from 2.5 to 1.2 M nodes/s.
@@ -178,6 +180,7 @@ def new_search_state() -> SearchState:
         lines=np.zeros((2, plies), dtype=np.uint64),  # n-ply lines (LINE_* rows)
         # PLAY: continuation history (engine.movepick)
         cont_history=np.zeros((CONTINUATION_NONE + 1, 12 * 64), dtype=np.int16),
+        nn_acc=new_accumulators(plies),
     )
 
 
@@ -382,7 +385,7 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
         # PLAY: the positional terms are computed only when material and piece-square values
         # alone do not already decide the stand-pat against the window (lazy evaluation).
         if not paper and alpha - LAZY_MARGIN < stand_pat < beta + LAZY_MARGIN:
-            stand_pat = evaluate_full(P, T)
+            stand_pat = nn_evaluate(P, T, S.nn_acc, S.stack, ply)
         if tt_enabled(tt):
             # Figure 2.7's Evaluate: a stored score replaces or bounds the evaluation.
             tt_move, stand_pat = tt_bound_eval(tt, current_key(P), ply, stand_pat)
@@ -494,7 +497,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
             depth += 1
             S.stack[ply, STACK_EVAL] = NO_EVAL
         else:
-            static = evaluate_full(P, T)
+            static = nn_evaluate(P, T, S.nn_acc, S.stack, ply)
             S.stack[ply, STACK_EVAL] = static
             earlier = S.stack[ply - 2, STACK_EVAL] if ply >= 2 else NO_EVAL
             if earlier != NO_EVAL and static <= earlier:
@@ -727,7 +730,7 @@ def search_root(P, T, tt, S, depth, alpha, beta):
     checked = in_check(P, T)
     side = P.st[P.meta[0], ST_SIDE]
     if not paper:
-        S.stack[0, STACK_EVAL] = NO_EVAL if checked else evaluate_full(P, T)
+        S.stack[0, STACK_EVAL] = NO_EVAL if checked else nn_evaluate(P, T, S.nn_acc, S.stack, 0)
     for i in range(count):
         move = S.root_moves[i]
         ctrl[K_CURRMOVE] = move

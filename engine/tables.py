@@ -1,13 +1,16 @@
 """The read-only tables every jitted kernel takes as its `T` argument, built once per process.
 
-`Tables(u, i)` holds two flat arrays (layout and the reason for it in engine.types): the
-uint64 one has the attack tables (engine.attacks), the evaluation's file and pawn-span
+`Tables(u, i, nn)` holds three flat arrays (layout and the reason for it in engine.types):
+the uint64 one has the attack tables (engine.attacks), the evaluation's file and pawn-span
 masks (engine.eval) and the Zobrist keys (engine.zobrist,
 from python-chess's copy of the Polyglot random array); the int64 one has the PeSTO
-piece-square tables (engine.pst), phase weights and castling-rights masks.
+piece-square tables (engine.pst), phase weights, castling-rights masks and the network's
+output bias; the int16 one the evaluation network's weights (engine.nnue), read from
+engine/nnue_net.npz.
 """
 import collections
 import functools
+from pathlib import Path
 
 import numpy as np
 
@@ -15,12 +18,12 @@ from engine.attacks import fill_attack_tables
 from engine.eval import fill_eval_masks
 from engine.pst import PHASE_INC, build_pst
 from engine.types import (
-    CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, I_CASTLE_KEEP, I_PHASE, I_PST_EG, I_PST_MG, I_SIZE,
+    CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, I_CASTLE_KEEP, I_NN_B2, I_PHASE, N_SIZE, I_PST_EG, I_PST_MG, I_SIZE,
     U_SIZE,
 )
 from engine.zobrist import fill_zobrist_tables
 
-Tables = collections.namedtuple("Tables", "u i")
+Tables = collections.namedtuple("Tables", "u i nn")
 
 
 def _castle_keep():
@@ -50,6 +53,11 @@ def get_tables() -> Tables:
     i[I_PST_EG:I_PST_EG + 768] = pst_eg.ravel()
     i[I_PHASE:I_PHASE + 12] = PHASE_INC + PHASE_INC   # by piece; EMPTY (12) stays 0
     i[I_CASTLE_KEEP:I_CASTLE_KEEP + 64] = _castle_keep()
+    net = np.load(Path(__file__).with_name("nnue_net.npz"))
+    nn = np.concatenate([net[name].ravel() for name in ("w1", "b1", "w2")]).astype(np.int16)
+    assert nn.size == N_SIZE
+    i[I_NN_B2] = int(net["b2"][0])
     u.flags.writeable = False
     i.flags.writeable = False
-    return Tables(u, i)
+    nn.flags.writeable = False
+    return Tables(u, i, nn)

@@ -74,7 +74,8 @@ ST_EG = 7          # end-game material + PST, white minus black
 ST_PHASE = 8       # game phase, 24 = all pieces on the board
 ST_FULLMOVE = 9    # fullmove number
 ST_NULL_DIST = 10  # plies since the last null move (repetitions never reach across one)
-ST_LEN = 11
+ST_MOVED = 11     # the piece that made ST_MOVE (the pawn of a promotion)
+ST_LEN = 12
 
 MAX_PLY = 128              # deepest search path
 MAX_SEARCH_DEPTH = MAX_PLY - 1   # the one cap on `go depth` (the UCI loop clamps to it)
@@ -95,17 +96,18 @@ MATE_BOUND = MATE - 2 * MAX_PLY
 DRAW = 0
 
 # ---------------------------------------------------------------------------------------
-# Table layout. The read-only tables travel to every kernel as `T = Tables(u, i)`: two flat
-# arrays, because numba passes each array of a tuple argument as ~7 machine words and
+# Table layout. The read-only tables travel to every kernel as `T = Tables(u, i, nn)`: three
+# flat arrays, because numba passes each array of a tuple argument as ~7 machine words and
 # reference-counts it on every call; two arrays instead of two dozen made make+unmake 3x
-# faster. Offsets (in elements):
+# faster (the third, the network's int16 weights, is its own array so that its loops run
+# on 16-bit lanes). Offsets (in elements):
 #
 #   T.u  uint64                                 T.i  int64
 #   U_KNIGHT        64  knight attacks[sq]       I_PST_MG     768  [piece * 64 + sq]
 #   U_KING          64  king attacks[sq]         I_PST_EG     768  [piece * 64 + sq]
 #   U_PAWN         128  [colour * 64 + sq]       I_PHASE       13  [piece], EMPTY -> 0
 #   U_ROOK_MASK     64  relevant occupancy       I_CASTLE_KEEP 64  rights kept, by square
-#   U_ROOK_MAGIC    64  magic multiplier
+#   U_ROOK_MAGIC    64  magic multiplier         I_NN_B2        1  the network's output bias
 #   U_ROOK_SHIFT    64  64 - relevant bits
 #   U_ROOK_BASE     64  start of the square's block in T.u
 #   U_BISHOP_*     4x64 the same for bishops
@@ -153,7 +155,15 @@ I_PST_MG = 0
 I_PST_EG = 768
 I_PHASE = 1536
 I_CASTLE_KEEP = 1552
-I_SIZE = I_CASTLE_KEEP + 64
+I_NN_B2 = I_CASTLE_KEEP + 64   # the network's output bias, x 255 x 64 (engine.nnue)
+I_SIZE = I_NN_B2 + 1
+
+# The evaluation network's int16 weights, T.nn (engine.nnue; lab.nnue.quantized):
+NN_HIDDEN = 128
+N_NN_W1 = 0                            # 768 x NN_HIDDEN first layer, x 255
+N_NN_B1 = N_NN_W1 + 768 * NN_HIDDEN    # NN_HIDDEN, x 255
+N_NN_W2 = N_NN_B1 + NN_HIDDEN          # 2 x NN_HIDDEN output weights, x 64
+N_SIZE = N_NN_W2 + 2 * NN_HIDDEN
 
 # The search's per-ply record (engine.search.SearchState.stack), one row per ply:
 STACK_PV_LEN = 0     # the PV's end in pv[ply] (moves pv[ply, ply:end])
@@ -164,4 +174,5 @@ STACK_MOVED = 3      # PLAY: the continuation index (piece * 64 + target) of the
 STACK_KILLER_1 = 4   # PLAY: the killer moves of this ply, the newer first
 STACK_KILLER_2 = 5
 STACK_EXCLUDED = 6   # PLAY: the move a singular-extension search leaves out (0: none)
-STACK_LEN = 7
+STACK_NN_KEY = 7     # PLAY: the key of the position S.nn_acc[ply] holds (engine.nnue)
+STACK_LEN = 8

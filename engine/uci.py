@@ -152,9 +152,10 @@ def eval_lines(view) -> list:
     ]
     for name, wmg, weg, bmg, beg in view.terms:
         lines.append(f"  {name:<24}  {wmg:+5d} {weg:+5d}   {bmg:+5d} {beg:+5d}")
-    side_view = view.full if view.side_to_move == "white" else -view.full
-    lines += [f"Full evaluation (play, white's view)  : {view.full:+d} cp",
-              f"Side to move ({view.side_to_move})                  : {side_view:+d} cp"]
+    side_view = view.network if view.side_to_move == "white" else -view.network
+    lines += [f"Full evaluation (hand-written, white's view) : {view.full:+d} cp",
+              f"Network evaluation (play, white's view)      : {view.network:+d} cp",
+              f"Side to move ({view.side_to_move}), network             : {side_view:+d} cp"]
     if not view.recount_matches:
         lines.append("Warning: the incremental sums differ from a recount (a bug; please report)")
     return lines

@@ -144,7 +144,7 @@ def key_tables(seed: int):
     u = base.u.copy()
     fill_zobrist_tables(u, keys)
     u.flags.writeable = False
-    return Tables(u, base.i)
+    return Tables(u, base.i, base.nn)
 
 
 def board_for(fen: str, key_seed: Optional[int] = None):

@@ -169,3 +169,19 @@ def test_the_integer_network_gives_the_float_networks_logit():
         logit = total / (nnue.QA * nnue.QB)
         p = nnue.predict(*net, feats[None])[0]
         assert logit == pytest.approx(np.log(p / (1 - p)), abs=0.06)
+
+
+def test_the_rate_schedule_steps_down_in_the_second_half_and_the_last_epoch():
+    rates = [nnue.step_rate(3e-3, epoch, 6) for epoch in range(1, 7)]
+    assert rates == pytest.approx([3e-3] * 3 + [7.5e-4] * 2 + [3e-3 / 16])
+    assert [nnue.step_rate(1e-3, epoch, 2) for epoch in (1, 2)] == pytest.approx([1e-3, 2.5e-4])
+
+
+def test_a_sample_keeps_whole_rows_and_its_size():
+    data = _dataset(FENS, [0.7, 0.2, 0.5, 0.9])
+    picked = nnue.sample(data, 2, seed=1)
+    assert len(picked.target) == 2
+    for features, target in zip(picked.features, picked.target):
+        row = next(i for i in range(len(FENS)) if np.array_equal(data.features[i], features))
+        assert data.target[row] == target
+    assert nnue.sample(data, 10) is data

@@ -255,7 +255,10 @@ def test_eof_exits_cleanly(pipe):
 def test_eval_and_bench_commands(pipe):
     pipe.send("position fen 4k3/8/8/8/8/8/1P6/2B1KB2 w - - 0 1")
     lines = pipe.ask("eval", "Side to move")
-    assert any("Full evaluation (play" in l for l in lines)
+    assert any("Full evaluation (hand-written" in l for l in lines)
+    network = next(l for l in lines if l.startswith("Network evaluation (play"))
+    side = next(l for l in lines if l.startswith("Side to move (white), network"))
+    assert network.split(":")[1] == side.split(":")[1]    # white to move: the same value
     pair = next(l for l in lines if "bishop pair" in l).split()
     assert pair[-4:] == ["+30", "+55", "+0", "+0"]        # white's pair, black has none
     lines = pipe.ask("bench 3", "Nodes/second")

@@ -1,0 +1,164 @@
+"""[jit] The evaluation network (PLAY profile): lab/nnue.py's network in integers.
+
+Inputs: for each point of view (white, black), one per (piece colour relative to the
+viewer, piece kind, square seen from the viewer's side): 768. Each view's accumulator is
+b1 + the sum of the first layer's rows of its inputs (NN_HIDDEN values, x 255); the output
+reads the side to move's view first:
+
+    out = b2 + W2[:H] . clip(acc[stm], 0, 255) + W2[H:] . clip(acc[other], 0, 255)
+
+in units of 255 x 64 per logit (lab.nnue.quantized), turned into centipawns by NN_CP.
+
+Accumulators are kept per search ply in `accs` (int16[plies, 2 H]: the white view, then
+the black view), with the Zobrist key of the position they belong to in the search
+stack's STACK_NN_KEY column. A ply's accumulator is built from the nearest ply above it
+on the path whose stored key matches the position there, by replaying the moves between
+(ST_MOVE, ST_MOVED, ST_CAPTURED of each state row: two to four rows per move); a null
+move changes no input. Only when no such ply lies within NN_MAX_REPLAY plies is it summed
+from scratch. int16 cannot overflow: a unit's bias plus its 32 largest weights stays
+below 2^15 (tests/test_nnue_engine.py checks the shipped weights).
+"""
+import numpy as np
+
+from engine._jit import jit
+from engine.bitboard import lsb
+from engine.codec import (
+    move_flag, move_from, move_to, piece_colour_of, piece_of, piece_type_of, promotion_type,
+)
+from engine.types import (
+    EMPTY, FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, I_NN_B2, N_NN_B1, N_NN_W1, N_NN_W2,
+    NN_HIDDEN, NO_MOVE, ROOK, ST_CAPTURED, ST_MOVE, ST_MOVED, ST_SIDE, STACK_LEN, STACK_NN_KEY,
+    U1, WHITE,
+)
+
+NN_QA = 255          # activations clip at this (1.0 in the float network)
+NN_CP = 165          # centipawns = out x NN_CP / (255 x 64); 400 / ln 10 = 174 would be
+                     # Stockfish's scale, x 0.95 brings it near the hand-written one's spread
+NN_MAX_REPLAY = 8    # plies replayed at most before summing from scratch
+
+
+def new_accumulators(plies: int) -> np.ndarray:
+    return np.zeros((plies, 2 * NN_HIDDEN), dtype=np.int16)
+
+
+def nn_evaluate_fresh(P, T) -> int:
+    """The network's evaluation of P summed from scratch (side to move's view), for the
+    glue and the tests; the search keeps its accumulators instead."""
+    return int(nn_evaluate(P, T, new_accumulators(1), np.zeros((1, STACK_LEN), np.int64), 0))
+
+
+@jit
+def _row_of(view, piece, sq):
+    """First-layer row offset in T.nn of a piece (colour x 6 + kind) on sq seen by view."""
+    # The input's piece: the viewer's own pieces as white ones, the other side's as black.
+    relative = piece_of(0 if piece_colour_of(piece) == view else 1, piece_type_of(piece))
+    seen = sq if view == WHITE else sq ^ 56
+    return N_NN_W1 + (relative * 64 + seen) * NN_HIDDEN
+
+
+@jit
+def _add_rows(T, acc, piece, sq, sign):
+    """acc += sign x the piece's rows (both views)."""
+    w = T.nn
+    white_row = _row_of(0, piece, sq)
+    black_row = _row_of(1, piece, sq)
+    white = acc[:NN_HIDDEN]
+    black = acc[NN_HIDDEN:]
+    if sign > 0:
+        for j in range(NN_HIDDEN):
+            white[j] += w[white_row + j]
+        for j in range(NN_HIDDEN):
+            black[j] += w[black_row + j]
+    else:
+        for j in range(NN_HIDDEN):
+            white[j] -= w[white_row + j]
+        for j in range(NN_HIDDEN):
+            black[j] -= w[black_row + j]
+
+
+@jit
+def _refresh(P, T, acc):
+    for j in range(NN_HIDDEN):
+        acc[j] = T.nn[N_NN_B1 + j]
+        acc[NN_HIDDEN + j] = T.nn[N_NN_B1 + j]
+    for piece in range(12):
+        pieces = P.bb[piece]
+        while pieces:
+            sq = lsb(pieces)
+            pieces &= pieces - U1
+            _add_rows(T, acc, piece, sq, 1)
+
+
+@jit
+def _replay(P, T, acc, row):
+    """Update acc across the move that led to state row `row`."""
+    move = P.st[row, ST_MOVE]
+    if move == NO_MOVE:
+        return                      # a null move: the same pieces
+    piece = P.st[row, ST_MOVED]
+    captured = P.st[row, ST_CAPTURED]
+    frm = move_from(move)
+    to = move_to(move)
+    flag = move_flag(move)
+    us = piece_colour_of(piece)
+    _add_rows(T, acc, piece, frm, -1)
+    if captured != EMPTY:
+        cap_sq = to
+        if flag == FLAG_EN_PASSANT:
+            cap_sq = to - 8 if us == WHITE else to + 8
+        _add_rows(T, acc, captured, cap_sq, -1)
+    if flag >= FLAG_PROMO_KNIGHT:
+        _add_rows(T, acc, piece_of(us, promotion_type(flag)), to, 1)
+    else:
+        _add_rows(T, acc, piece, to, 1)
+    if flag == FLAG_CASTLE:
+        rook = piece_of(us, ROOK)
+        if to > frm:
+            _add_rows(T, acc, rook, frm + 3, -1)
+            _add_rows(T, acc, rook, frm + 1, 1)
+        else:
+            _add_rows(T, acc, rook, frm - 4, -1)
+            _add_rows(T, acc, rook, frm - 1, 1)
+
+
+@jit
+def _output(T, own, other):
+    w = T.nn
+    out = np.int32(0)
+    for j in range(NN_HIDDEN):
+        a = np.int32(min(max(own[j], np.int16(0)), np.int16(NN_QA)))
+        out += a * np.int32(w[N_NN_W2 + j])
+    for j in range(NN_HIDDEN):
+        b = np.int32(min(max(other[j], np.int16(0)), np.int16(NN_QA)))
+        out += b * np.int32(w[N_NN_W2 + NN_HIDDEN + j])
+    return np.int64(out)
+
+
+@jit
+def nn_evaluate(P, T, accs, stack, ply):
+    """The network's evaluation in centipawns from the side to move's view; accs[ply] is
+    brought up to date for the current position (see the module docstring)."""
+    row = P.meta[0]
+    key = np.int64(P.keys[row])
+    acc = accs[ply]
+    if stack[ply, STACK_NN_KEY] != key:
+        back = 1
+        while (back <= ply and back <= NN_MAX_REPLAY and back <= row
+               and stack[ply - back, STACK_NN_KEY] != np.int64(P.keys[row - back])):
+            back += 1
+        if back <= ply and back <= NN_MAX_REPLAY and back <= row:
+            source = accs[ply - back]
+            for j in range(2 * NN_HIDDEN):
+                acc[j] = source[j]
+            for k in range(back - 1, -1, -1):
+                _replay(P, T, acc, row - k)
+        else:
+            _refresh(P, T, acc)
+        stack[ply, STACK_NN_KEY] = key
+    if P.st[row, ST_SIDE] == WHITE:
+        out = _output(T, acc[:NN_HIDDEN], acc[NN_HIDDEN:])
+    else:
+        out = _output(T, acc[NN_HIDDEN:], acc[:NN_HIDDEN])
+    cp = (out + T.i[I_NN_B2]) * NN_CP
+    scale = NN_QA * 64
+    return cp // scale if cp >= 0 else -(-cp // scale)

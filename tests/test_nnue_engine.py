@@ -1,0 +1,104 @@
+"""engine/nnue.py: the shipped network as the search reads it.
+
+The accumulators the search keeps up to date move by move must equal a sum from scratch;
+the integer network must give the float network's value (lab/nnue.py) within rounding; a
+position and its colour mirror must score the same for the side to move.
+"""
+import random
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+
+from engine.board import Board
+from engine.nnue import NN_CP, NN_QA, new_accumulators, nn_evaluate
+from engine.position import make_null, unmake_null
+from engine.types import MAX_PLY, STACK_LEN
+from lab import nnue as lab_nnue
+
+NET = Path(__file__).resolve().parent.parent / "engine" / "nnue_net.npz"
+
+
+def _fresh(board, ply):
+    """The evaluation summed from scratch: new accumulators, nothing to replay."""
+    return nn_evaluate(board.P, board.T, new_accumulators(MAX_PLY + 2),
+                       np.zeros((MAX_PLY + 2, STACK_LEN), dtype=np.int64), ply)
+
+
+def test_no_accumulator_can_overflow_int16():
+    """A view's accumulator is the bias plus at most 32 first-layer rows: bound each hidden
+    unit by its 32 largest weights in absolute value."""
+    q = np.load(NET)
+    w1 = np.abs(q["w1"].astype(np.int64))
+    bound = np.sort(w1, axis=0)[-32:].sum(axis=0) + np.abs(q["b1"].astype(np.int64))
+    assert bound.max() < 2 ** 15
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_replayed_accumulators_equal_a_sum_from_scratch(seed):
+    """Random games (castling, en passant, promotions, captures and null moves all occur),
+    evaluated at a random subset of plies, so that one to several moves are replayed."""
+    rng = random.Random(seed)
+    board = Board()
+    accs = new_accumulators(MAX_PLY + 2)
+    stack = np.zeros((MAX_PLY + 2, STACK_LEN), dtype=np.int64)
+    checked = replayed_flags = 0
+    for _ in range(40):
+        board.set_fen(chess.STARTING_FEN)
+        mirror = chess.Board()
+        for ply in range(1, 110):
+            moves = list(mirror.legal_moves)
+            if not moves:
+                break
+            if rng.random() < 0.05 and not mirror.is_check():
+                make_null(board.P, board.T)
+                mirror.push(chess.Move.null())
+            else:
+                move = rng.choice(moves)
+                replayed_flags += mirror.is_castling(move) or mirror.is_en_passant(move) \
+                    or move.promotion is not None
+                mirror.push(move)
+                board.push_uci(move.uci())
+            if rng.random() < 0.5:
+                continue
+            kept = nn_evaluate(board.P, board.T, accs, stack, ply)
+            assert kept == _fresh(board, ply), mirror.fen()
+            checked += 1
+    assert checked > 500 and replayed_flags >= 6
+
+
+def test_the_engine_gives_the_float_networks_value():
+    """The shipped integer network against lab/nnue.py's float arithmetic on its integers
+    scaled back (the quantized weights / 255 and / 64), in centipawns."""
+    q = np.load(NET)
+    net = lab_nnue.Network((q["w1"] / NN_QA).astype(np.float64), q["b1"] / NN_QA,
+                           q["w2"] / 64.0, q["b2"] / (NN_QA * 64.0))
+    net = lab_nnue.Network(np.vstack([net.w1, np.zeros((lab_nnue.N_VIRTUAL, net.w1.shape[1]))]),
+                           net.b1, net.w2, net.b2)
+    rng = random.Random(9)
+    board = Board()
+    for _ in range(60):
+        mirror = chess.Board()
+        for _ in range(rng.randrange(4, 70)):
+            moves = list(mirror.legal_moves)
+            if not moves:
+                break
+            mirror.push(rng.choice(moves))
+        board.set_fen(mirror.fen())
+        p = lab_nnue.predict(*net, lab_nnue.position_features(mirror)[None])[0]
+        p = min(max(p, 1e-12), 1 - 1e-12)
+        logit = np.log(p / (1 - p))
+        assert _fresh(board, 0) == pytest.approx(logit * NN_CP, abs=1.0)
+
+
+@pytest.mark.parametrize("fen", [
+    chess.STARTING_FEN,
+    "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5",
+    "6k1/5ppp/8/1P6/8/8/2p2PPP/6K1 b - - 0 1",
+    "r4rk1/1b3ppp/p7/1p1Q4/8/1B3N2/PP3PPP/3R1RK1 w - - 0 1",
+])
+def test_a_position_and_its_colour_mirror_score_alike(fen):
+    board = Board(fen)
+    mirrored = Board(chess.Board(fen).mirror().fen())
+    assert _fresh(board, 0) == _fresh(mirrored, 0)
