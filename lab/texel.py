@@ -67,6 +67,13 @@ def game_set_options(command):
     return command
 
 
+def is_quiet_sample(board, move, ply: int, skip_plies: int) -> bool:
+    """The position filter of the module docstring: past the opening plies, the side to
+    move not in check, and a quiet move (no capture or promotion) played from it."""
+    return (ply >= skip_plies and not board.is_check() and not board.is_capture(move)
+            and move.promotion is None)
+
+
 def quiet_positions(pgn_paths: Iterable, skip_plies: int = 16):
     """Yield (game index, python-chess board, result for white) for the positions described
     in the module docstring, from every decided or drawn game of the PGN files."""
@@ -85,8 +92,7 @@ def quiet_positions(pgn_paths: Iterable, skip_plies: int = 16):
                     continue
                 board = game.board()
                 for ply, move in enumerate(game.mainline_moves()):
-                    if (ply >= skip_plies and not board.is_check() and not board.is_capture(move)
-                            and move.promotion is None):
+                    if is_quiet_sample(board, move, ply, skip_plies):
                         yield game_index, board.copy(stack=False), result
                     board.push(move)
                 game_index += 1

@@ -32,6 +32,7 @@ import click
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from lab import texel  # noqa: E402
 from scripts.label_positions import _engine_path  # noqa: E402
 
 NNUE_LINE = re.compile(r"^NNUE evaluation\s+([+-]?\d+\.\d+)")
@@ -49,8 +50,7 @@ def positions_of(path: Path, skip_plies: int, perturb: float, rng: random.Random
                 return
             board = game.board()
             for ply, move in enumerate(game.mainline_moves()):
-                if (ply >= skip_plies and not board.is_check() and not board.is_capture(move)
-                        and move.promotion is None):
+                if texel.is_quiet_sample(board, move, ply, skip_plies):
                     yield place, board.fen()
                     if perturb and rng.random() < perturb:
                         quiet = [m for m in board.legal_moves

@@ -19,6 +19,20 @@ def load_script(name):
     return module
 
 
+def random_game(rng, plies):
+    """A python-chess board after up to `plies` random legal moves from the start (fewer
+    when the game ends first)."""
+    import chess
+
+    board = chess.Board()
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return board
+
+
 @pytest.fixture
 def pipe():
     """The real executable on raw pipes, past `uci` and `isready`."""

@@ -38,14 +38,11 @@ def test_a_position_and_its_colour_mirror_have_the_same_inputs(fen):
 def test_inputs_read_from_a_fen_equal_those_of_the_board():
     import random
 
+    from conftest import random_game
+
     rng = random.Random(5)
     for _ in range(40):
-        board = chess.Board()
-        for _ in range(rng.randrange(0, 80)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = random_game(rng, rng.randrange(0, 80))
         fast = nnue.fen_features(board.fen())
         assert [sorted(row) for row in fast.tolist()] == \
             [sorted(row) for row in nnue.position_features(board).tolist()]

@@ -11,6 +11,7 @@ import chess
 import numpy as np
 import pytest
 
+from conftest import random_game
 from engine.board import Board
 from engine.nnue import NN_CP, NN_QA, new_accumulators, nn_evaluate
 from engine.position import make_null, unmake_null
@@ -79,12 +80,7 @@ def test_the_engine_gives_the_float_networks_value():
     rng = random.Random(9)
     board = Board()
     for _ in range(60):
-        mirror = chess.Board()
-        for _ in range(rng.randrange(4, 70)):
-            moves = list(mirror.legal_moves)
-            if not moves:
-                break
-            mirror.push(rng.choice(moves))
+        mirror = random_game(rng, rng.randrange(4, 70))
         board.set_fen(mirror.fen())
         p = lab_nnue.predict(*net, lab_nnue.position_features(mirror)[None])[0]
         p = min(max(p, 1e-12), 1 - 1e-12)

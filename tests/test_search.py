@@ -8,6 +8,7 @@ import chess
 import numpy as np
 import pytest
 
+from conftest import random_game
 from engine.bench import BENCH_FENS, run_bench
 from engine.board import Board, move_to_uci
 from engine.driver import Limits, Searcher
@@ -33,12 +34,7 @@ def test_returns_legal_move_at_depth_one_and_tiny_budgets():
             assert result.best_move in board.legal_moves(), (fen, limits)
     # random positions from random games
     for _ in range(20):
-        oracle = chess.Board()
-        for _ in range(rng.randrange(5, 60)):
-            moves = list(oracle.legal_moves)
-            if not moves:
-                break
-            oracle.push(rng.choice(moves))
+        oracle = random_game(rng, rng.randrange(5, 60))
         if oracle.is_game_over():
             continue
         board, result = run(oracle.fen(), depth=3)

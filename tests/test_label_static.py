@@ -1,0 +1,50 @@
+"""scripts/label_static.py: which positions it labels and how it reads Stockfish's answer."""
+import random
+
+import chess
+import chess.pgn
+
+from conftest import load_script
+
+GAME = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 exd4 7. Nxd4 c5 1-0\n"
+
+
+def _write_game(tmp_path):
+    path = tmp_path / "one.pgn"
+    path.write_text('[Event "t"]\n[Result "1-0"]\n\n' + GAME)
+    return path
+
+
+def test_positions_are_the_quiet_ones_past_the_opening(tmp_path):
+    script = load_script("label_static")
+    fens = [fen for _, fen in script.positions_of(_write_game(tmp_path), 4, 0.0,
+                                                  random.Random(0))]
+    board, expected = chess.Board(), []
+    for ply, move in enumerate(chess.pgn.read_game(open(_write_game(tmp_path))).mainline_moves()):
+        if ply >= 4 and not board.is_capture(move) and not board.is_check():
+            expected.append(board.fen())
+        board.push(move)
+    assert fens == expected and len(fens) == 6     # Bb5 a6 O-O f6 d4 c5; the captures skipped
+
+
+def test_perturbed_positions_follow_their_source_by_one_quiet_move(tmp_path):
+    script = load_script("label_static")
+    pairs = list(script.positions_of(_write_game(tmp_path), 4, 1.0, random.Random(1)))
+    sources, perturbed = [f for _, f in pairs[0::2]], [f for _, f in pairs[1::2]]
+    assert len(sources) == len(perturbed) == 6
+    for source, after in zip(sources, perturbed):
+        board = chess.Board(source)
+        successors = {}
+        for move in board.legal_moves:
+            board.push(move)
+            successors[board.fen()] = move
+            board.pop()
+        move = successors[after]
+        assert not board.is_capture(move) and not board.gives_check(move)
+
+
+def test_the_network_line_is_read_in_centipawns():
+    script = load_script("label_static")
+    found = script.NNUE_LINE.match("NNUE evaluation        -1.37 (white side)")
+    assert found and round(float(found.group(1)) * 100) == -137
+    assert script.NNUE_LINE.match("Final evaluation       +0.29 (white side)") is None
