@@ -25,6 +25,7 @@ from engine.bitboard import lsb
 from engine.codec import (
     move_flag, move_from, move_to, piece_colour_of, piece_of, piece_type_of, promotion_type,
 )
+from engine.position import castling_rook_squares
 from engine.types import (
     EMPTY, FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, I_NN_B2, N_NN_B1, N_NN_W1, N_NN_W2,
     NN_HIDDEN, NO_MOVE, ROOK, ST_CAPTURED, ST_MOVE, ST_MOVED, ST_SIDE, STACK_LEN, STACK_NN_KEY,
@@ -113,12 +114,9 @@ def _replay(P, T, acc, row):
         _add_rows(T, acc, piece, to, 1)
     if flag == FLAG_CASTLE:
         rook = piece_of(us, ROOK)
-        if to > frm:
-            _add_rows(T, acc, rook, frm + 3, -1)
-            _add_rows(T, acc, rook, frm + 1, 1)
-        else:
-            _add_rows(T, acc, rook, frm - 4, -1)
-            _add_rows(T, acc, rook, frm - 1, 1)
+        home, castled = castling_rook_squares(frm, to)
+        _add_rows(T, acc, rook, home, -1)
+        _add_rows(T, acc, rook, castled, 1)
 
 
 @jit
