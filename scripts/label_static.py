@@ -40,8 +40,10 @@ GAMES_PER_FILE = 1_000_000     # game index = file number x this + the game's pl
 BATCH = 256                    # positions sent to the engine before reading its answers
 
 
-def positions_of(path: Path, skip_plies: int, perturb: float, rng: random.Random):
-    """Yield (game's place in the file, FEN) for the positions described above."""
+def positions_of(path: Path, skip_plies: int, perturb: float, rng: random.Random,
+                 played: bool = True):
+    """Yield (game's place in the file, FEN) for the positions described above; without
+    `played`, only the perturbed ones (a second pass over files already labelled)."""
     with open(path) as handle:
         place = 0
         while True:
@@ -51,7 +53,8 @@ def positions_of(path: Path, skip_plies: int, perturb: float, rng: random.Random
             board = game.board()
             for ply, move in enumerate(game.mainline_moves()):
                 if texel.is_quiet_sample(board, move, ply, skip_plies):
-                    yield place, board.fen()
+                    if played:
+                        yield place, board.fen()
                     if perturb and rng.random() < perturb:
                         quiet = [m for m in board.legal_moves
                                  if not board.is_capture(m) and m.promotion is None
@@ -105,7 +108,7 @@ class StaticEvaluator:
 
 def label_file(job):
     """Worker: label one PGN file into its own part file; returns the positions written."""
-    number, path, out, skip_plies, perturb, seed, engine = job
+    number, path, out, skip_plies, perturb, seed, engine, played = job
     rng = random.Random(seed * 7919 + number)
     evaluator = StaticEvaluator(engine)
     written = 0
@@ -120,7 +123,7 @@ def label_file(job):
         pending.clear()
 
     with open(out, "w") as handle:
-        for item in positions_of(Path(path), skip_plies, perturb, rng):
+        for item in positions_of(Path(path), skip_plies, perturb, rng, played):
             pending.append(item)
             if len(pending) == BATCH:
                 flush(handle)
@@ -138,15 +141,20 @@ def label_file(job):
 @click.option("--seed", default=0, show_default=True)
 @click.option("--engine", "engine_name", default="stockfish", show_default=True,
               help="Stockfish 15.x (its `eval` prints the network's value)")
+@click.option("--perturbed-only", is_flag=True,
+              help="label only the perturbed positions (files labelled before, another --seed)")
+@click.option("--first-number", default=0, show_default=True,
+              help="number of the first file in game indices (keeps runs' indices apart)")
 @click.option("--jobs", default=2, show_default=True, help="engine processes")
 @click.option("--out", required=True, type=click.Path(dir_okay=False))
-def main(pgns, skip_plies, perturb, seed, engine_name, jobs, out):
+def main(pgns, skip_plies, perturb, seed, engine_name, perturbed_only, first_number, jobs, out):
     from tqdm import tqdm
 
     engine = _engine_path(engine_name)
     paths = [Path(p) for p in pgns] or sorted((ROOT / "docs" / "gauntlet").glob("*.pgn"))
     parts = [f"{out}.part{n}" for n in range(len(paths))]
-    jobs_list = [(n, str(p), part, skip_plies, perturb, seed, engine)
+    jobs_list = [(first_number + n, str(p), part, skip_plies, perturb, seed, engine,
+                  not perturbed_only)
                  for n, (p, part) in enumerate(zip(paths, parts))]
     # The largest files first, so that the last file to finish is a short one.
     jobs_list.sort(key=lambda job: -Path(job[1]).stat().st_size)

@@ -48,3 +48,12 @@ def test_the_network_line_is_read_in_centipawns():
     found = script.NNUE_LINE.match("NNUE evaluation        -1.37 (white side)")
     assert found and round(float(found.group(1)) * 100) == -137
     assert script.NNUE_LINE.match("Final evaluation       +0.29 (white side)") is None
+
+
+def test_a_perturbed_only_pass_yields_the_same_perturbed_positions_without_their_sources(
+        tmp_path):
+    script = load_script("label_static")
+    both = list(script.positions_of(_write_game(tmp_path), 4, 1.0, random.Random(3)))
+    only = list(script.positions_of(_write_game(tmp_path), 4, 1.0, random.Random(3),
+                                    played=False))
+    assert only == both[1::2] and len(only) == 6
