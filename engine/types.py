@@ -159,7 +159,7 @@ I_NN_B2 = I_CASTLE_KEEP + 64   # the network's output bias, x 255 x 64 (engine.n
 I_SIZE = I_NN_B2 + 1
 
 # The evaluation network's int16 weights, T.nn (engine.nnue; lab.nnue.quantized):
-NN_HIDDEN = 128
+NN_HIDDEN = 256
 N_NN_W1 = 0                            # 768 x NN_HIDDEN first layer, x 255
 N_NN_B1 = N_NN_W1 + 768 * NN_HIDDEN    # NN_HIDDEN, x 255
 N_NN_W2 = N_NN_B1 + NN_HIDDEN          # 2 x NN_HIDDEN output weights, x 64

@@ -15,7 +15,7 @@ from conftest import random_game
 from engine.board import Board
 from engine.nnue import NN_CP, NN_QA, new_accumulators, nn_evaluate
 from engine.position import make_null, unmake_null
-from engine.types import MAX_PLY, STACK_LEN
+from engine.types import KING, MAX_PLY, STACK_LEN
 from lab import nnue as lab_nnue
 
 NET = Path(__file__).resolve().parent.parent / "engine" / "nnue_net.npz"
@@ -28,11 +28,19 @@ def _fresh(board, ply):
 
 
 def test_no_accumulator_can_overflow_int16():
-    """A view's accumulator is the bias plus at most 32 first-layer rows: bound each hidden
-    unit by its 32 largest weights in absolute value."""
+    """A view's accumulator is the bias plus one first-layer row per piece: for each side,
+    one king and at most 15 other pieces, each on its own square. Bound each hidden unit by
+    the bias, each side's largest king weight and the 15 largest of that side's per-square
+    maxima over its other five kinds (the two sides' squares taken apart, so the bound is
+    loose, never short). Replay's intermediate sums need no bound: int16 sums wrap modulo
+    2^16, so only the final value has to fit."""
     q = np.load(NET)
-    w1 = np.abs(q["w1"].astype(np.int64))
-    bound = np.sort(w1, axis=0)[-32:].sum(axis=0) + np.abs(q["b1"].astype(np.int64))
+    w1 = np.abs(q["w1"].astype(np.int64)).reshape(2, 6, 64, -1)   # side, kind, square, unit
+    bound = np.abs(q["b1"].astype(np.int64))
+    for side in range(2):
+        bound = bound + w1[side, KING].max(axis=0)
+        others = w1[side, :KING].max(axis=0)                        # square x unit
+        bound = bound + np.sort(others, axis=0)[-15:].sum(axis=0)
     assert bound.max() < 2 ** 15
 
 

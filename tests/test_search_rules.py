@@ -83,11 +83,20 @@ def _after(fen, moves):
 # Mate in 2 whose only key is Qc7 (tests/test_mates.py). The game went Qc7 Kh8 Qc1 Kg8, so
 # the position after Qc7 occurred once before the root: not a draw yet.
 MATE2 = "6k1/8/3B1P2/8/8/8/8/2QK4 w - - 0 1"
+# A search of MATE2 itself to this depth finds Qc7 and its mate (test below: at depth 5
+# the 256-unit network's pruning and reductions leave it for d6e5), so both tests below
+# decide between the mate and the draw the repetition rule makes of it.
+MATE2_DEPTH = 6
+
+
+def test_the_mate_is_found_at_that_depth_without_a_repetition():
+    result = Searcher().run(Board(MATE2), new_table(mb=4), Limits(depth=MATE2_DEPTH))
+    assert move_to_uci(result.best_move) == "c1c7" and result.score == MATE - 3
 
 
 def test_one_earlier_occurrence_before_the_root_is_not_a_draw():
     board = _after(MATE2, ["c1c7", "g8h8", "c7c1", "h8g8"])
-    result = Searcher().run(board, new_table(mb=4), Limits(depth=5))
+    result = Searcher().run(board, new_table(mb=4), Limits(depth=MATE2_DEPTH))
     assert move_to_uci(result.best_move) == "c1c7"
     assert result.score == MATE - 3
 
@@ -100,7 +109,7 @@ def test_two_earlier_occurrences_before_the_root_are_a_draw():
     for move in ["c1c7", "g8h8", "c7c1", "h8g8"] * 2 + ["c1c7"]:
         reference.push_uci(move)
     assert reference.is_repetition(3)
-    result = Searcher().run(board, new_table(mb=4), Limits(depth=5))
+    result = Searcher().run(board, new_table(mb=4), Limits(depth=MATE2_DEPTH))
     assert move_to_uci(result.best_move) != "c1c7"
 
 
