@@ -56,6 +56,8 @@ def get_tables() -> Tables:
     net = np.load(Path(__file__).with_name("nnue_net.npz"))
     nn = np.concatenate([net[name].ravel() for name in ("w1", "b1", "w2")]).astype(np.int16)
     assert nn.size == N_SIZE
+    # engine.nnue._output's int32 sum: activations clip at 255 (NN_QA).
+    assert 255 * np.abs(net["w2"].astype(np.int64)).sum() < 2 ** 31
     i[I_NN_B2] = int(net["b2"][0])
     u.flags.writeable = False
     i.flags.writeable = False

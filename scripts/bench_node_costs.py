@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from engine._jit import jit                                           # noqa: E402
 from engine.eval import evaluate, evaluate_full                       # noqa: E402
 from engine.movegen import generate_moves                             # noqa: E402
+from engine.nnue import nn_evaluate                                   # noqa: E402
 from engine.movepick import is_capture, score_moves, see_at_least     # noqa: E402
 from engine.position import current_key, in_check, make_move, side_to_move, unmake_move  # noqa: E402
 from engine.tt import tt_probe                                        # noqa: E402
@@ -41,13 +42,14 @@ PIECES = (
     ("in-check test", 6),
     ("move ordering scores of the move list", 7),
     ("SEE of every capture in the move list", 8),
+    ("evaluation network (accumulators kept per ply, as the search does)", 9),
 )
 PIECE_NONE = 0
 PER_INTERIOR_NODE = (7, 8)      # called where a move list is generated: timed per interior node
 
 
 @jit
-def walk(P, T, tt, S, depth, moves, start, piece, sink):
+def walk(P, T, tt, S, depth, ply, moves, start, piece, sink):
     """Visit the tree below the position to `depth`, calling `piece` at every node; returns
     the number of nodes. Results go into sink[0] so that nothing is compiled away."""
     if piece == 1:
@@ -63,6 +65,8 @@ def walk(P, T, tt, S, depth, moves, start, piece, sink):
         sink[0] += move + stored_depth
     elif piece == 6:
         sink[0] += 1 if in_check(P, T) else 0
+    elif piece == 9:
+        sink[0] += nn_evaluate(P, T, S.nn_acc, S.stack, ply)
     if depth == 0:
         return np.int64(1)
     end = generate_moves(P, T, moves, start, GEN_ALL)
@@ -77,7 +81,7 @@ def walk(P, T, tt, S, depth, moves, start, piece, sink):
     nodes = np.int64(1)
     for i in range(start, end):
         make_move(P, T, moves[i])
-        nodes += walk(P, T, tt, S, depth - 1, moves, end, piece, sink)
+        nodes += walk(P, T, tt, S, depth - 1, ply + 1, moves, end, piece, sink)
         unmake_move(P)
     return nodes
 
@@ -106,7 +110,7 @@ def time_walk(boards, session, piece, depth):
     nodes, seconds = 0, 0.0
     for board in boards:
         start = time.perf_counter()
-        nodes += walk(board.P, board.T, session.table, S, np.int64(depth), moves, np.int64(0),
+        nodes += walk(board.P, board.T, session.table, S, np.int64(depth), np.int64(0), moves, np.int64(0),
                       np.int64(piece), sink)
         seconds += time.perf_counter() - start
     return nodes, seconds

@@ -44,6 +44,13 @@ def test_no_accumulator_can_overflow_int16():
     assert bound.max() < 2 ** 15
 
 
+def test_the_output_sum_cannot_overflow_int32():
+    """engine.nnue._output sums the clipped activations (0..NN_QA) times the output weights
+    in int32 (so that it vectorizes): the largest possible sum must fit."""
+    q = np.load(NET)
+    assert NN_QA * np.abs(q["w2"].astype(np.int64)).sum() < 2 ** 31
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_replayed_accumulators_equal_a_sum_from_scratch(seed):
     """Random games (castling, en passant, promotions, captures and null moves all occur),
