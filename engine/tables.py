@@ -16,6 +16,7 @@ import numpy as np
 
 from engine.attacks import fill_attack_tables
 from engine.eval import fill_eval_masks
+from engine.nnue import NN_QA
 from engine.pst import PHASE_INC, build_pst
 from engine.types import (
     CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, I_CASTLE_KEEP, I_NN_B2, I_PHASE, N_SIZE, I_PST_EG, I_PST_MG, I_SIZE,
@@ -56,8 +57,8 @@ def get_tables() -> Tables:
     net = np.load(Path(__file__).with_name("nnue_net.npz"))
     nn = np.concatenate([net[name].ravel() for name in ("w1", "b1", "w2")]).astype(np.int16)
     assert nn.size == N_SIZE
-    # engine.nnue._output's int32 sum: activations clip at 255 (NN_QA).
-    assert 255 * np.abs(net["w2"].astype(np.int64)).sum() < 2 ** 31
+    # engine.nnue._output's int32 sum: activations clip at NN_QA.
+    assert NN_QA * np.abs(net["w2"].astype(np.int64)).sum() < 2 ** 31
     i[I_NN_B2] = int(net["b2"][0])
     u.flags.writeable = False
     i.flags.writeable = False

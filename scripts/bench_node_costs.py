@@ -110,8 +110,8 @@ def time_walk(boards, session, piece, depth):
     nodes, seconds = 0, 0.0
     for board in boards:
         start = time.perf_counter()
-        nodes += walk(board.P, board.T, session.table, S, np.int64(depth), np.int64(0), moves, np.int64(0),
-                      np.int64(piece), sink)
+        nodes += walk(board.P, board.T, session.table, S, np.int64(depth), np.int64(0),
+                      moves, np.int64(0), np.int64(piece), sink)
         seconds += time.perf_counter() - start
     return nodes, seconds
 

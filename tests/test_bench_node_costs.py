@@ -18,8 +18,8 @@ def test_every_walk_visits_the_perft_tree():
     moves = np.zeros((MAX_PLY + 2) * MAX_MOVES, dtype=np.int32)
     for _, piece in script.PIECES:
         sink = np.zeros(1, dtype=np.int64)
-        nodes = script.walk(board.P, board.T, session.table, session.searcher.S, np.int64(2), np.int64(0),
-                            moves, np.int64(0), np.int64(piece), sink)
+        nodes = script.walk(board.P, board.T, session.table, session.searcher.S,
+                            np.int64(2), np.int64(0), moves, np.int64(0), np.int64(piece), sink)
         assert nodes == tree, piece
         assert board.fen() == FEN
         if piece != script.PIECE_NONE:
