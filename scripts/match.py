@@ -96,7 +96,13 @@ def load_openings(book: str, count: int, seed: int):
     if path.suffix == ".epd":
         lines = [l for l in path.read_text().splitlines() if l.strip()]
         for line in rng.sample(lines, min(count, len(lines))):
-            board, _ = chess.Board.from_epd(line)
+            # noob_3moves.epd holds full FENs (move counters, no opcodes), which from_epd
+            # rejects; a true EPD line (four fields, opcodes) still goes through from_epd
+            fields = line.split()
+            if len(fields) == 6 and fields[4].isdigit() and fields[5].isdigit():
+                board = chess.Board(line)
+            else:
+                board, _ = chess.Board.from_epd(line)
             openings.append((board.fen(), []))
     else:
         games = []
@@ -327,6 +333,9 @@ def _options(pairs):
               help="Seconds a move may take under --tc inf before the engine counts as stalled.")
 @click.option("--book", default="8moves_v3.pgn", show_default=True, help="Openings: PGN or EPD.")
 @click.option("--seed", default=1, show_default=True)
+@click.option("--skip-openings", default=0, show_default=True,
+              help="Leave out the first N openings the seed picks: resumes a match that played "
+                   "them (random.sample's first picks do not depend on how many are drawn).")
 @click.option("--concurrency", default=1, show_default=True, help="Games played at once.")
 @click.option("--pgn", "pgn_path", default=None, help="Write the games to this PGN file.")
 @click.option("--stall-margin", default=5.0, show_default=True, help="Seconds past the clock.")
@@ -346,15 +355,15 @@ def _options(pairs):
 @click.option("--alpha", default=0.05, show_default=True)
 @click.option("--beta", default=0.05, show_default=True)
 def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2, games, tc, nodes, depth,
-         move_timeout, book, seed, concurrency, pgn_path, stall_margin, max_plies, results_path,
-         draw_adjudication, resign_adjudication, sprt, elo0, elo1, alpha, beta):
+         move_timeout, book, seed, skip_openings, concurrency, pgn_path, stall_margin, max_plies,
+         results_path, draw_adjudication, resign_adjudication, sprt, elo0, elo1, alpha, beta):
     from tqdm import tqdm
     # xboard engines chat (Phalanx: "you play both", ...); python-chess logs each such line.
     logging.getLogger("chess.engine").setLevel(logging.ERROR)
     if parse_tc(tc)[0] is None and nodes is None and depth is None:
         raise click.UsageError("--tc inf needs --nodes or --depth")
     pairs = (games + 1) // 2
-    openings = load_openings(book, pairs, seed)
+    openings = load_openings(book, skip_openings + pairs, seed)[skip_openings:]
     # The referee times a move around its own threads, so its own pauses are charged to the
     # engine on move. The parsed book is cyclic garbage (python-chess's game nodes point back
     # at their parents) that only a full collection frees, and Python ran one some 100 games

@@ -32,7 +32,21 @@ def test_openings_are_played_from_the_book(match):
     openings = match.load_openings("8moves_v3.pgn", 5, seed=3)
     assert len(openings) == 5
     assert all(len(moves) == 16 for _, moves in openings)    # eight moves each side
-    assert match.load_openings("8moves_v3.pgn", 5, seed=3) == openings
+    # the same seed draws the same openings, and drawing more keeps the first ones in front
+    # (what --skip-openings relies on to resume a match)
+    more = match.load_openings("8moves_v3.pgn", 50, seed=3)
+    assert more[:5] == openings
+    assert len({tuple(moves) for _, moves in more}) == 50
+
+
+def test_positions_are_drawn_from_the_epd_book(match):
+    """noob_3moves.epd: full FENs, each drawn once; a longer draw starts with a shorter one."""
+    first = match.load_openings("noob_3moves.epd", 50, seed=3)
+    more = match.load_openings("noob_3moves.epd", 100, seed=3)
+    assert more[:50] == first
+    assert all(moves == [] for _, moves in more)
+    assert len({fen for fen, _ in more}) == 100
+    assert all(" 0 4" in fen for fen, _ in more)    # six plies played: white to move, move 4
 
 
 def test_results_row_has_every_column(match):
