@@ -245,7 +245,7 @@ def capture_gain(P, move):
     return _see_value(piece_type_of(victim)) if victim != EMPTY else 0
 
 
-@jit
+@jit_inline
 def see_at_least(P, T, move, threshold):
     """Static exchange evaluation: does the capture sequence on the target square, both
     sides always recapturing with their least valuable piece (x-rays included), win at

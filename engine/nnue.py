@@ -22,7 +22,7 @@ the shipped weights; a replay's intermediate sums may wrap, int16 sums being mod
 """
 import numpy as np
 
-from engine._jit import jit
+from engine._jit import jit, jit_inline
 from engine.bitboard import lsb
 from engine.codec import (
     move_flag, move_from, move_to, piece_colour_of, piece_of, piece_type_of, promotion_type,
@@ -59,15 +59,18 @@ def _row_of(view, piece, sq):
     return N_NN_W1 + (relative * 64 + seen) * NN_HIDDEN
 
 
+# The helpers below take the arrays they read (P.st, T.nn), not P and T: numba passes every
+# array of a tuple argument by value, 5 + 2 x ndim words each, so a call given P and T
+# copies eight arrays' worth of words for the one or two it uses.
 @jit
-def _add_rows(T, acc, piece, sq, sign):
+def _add_rows(nn, acc, piece, sq, sign):
     """acc += sign x the piece's rows (both views)."""
     # The rows are taken as slices: indexing T.nn at row + j in the loop keeps LLVM from
     # vectorizing it (measured 15 times slower), a slice indexed from 0 does not.
     white_row = _row_of(0, piece, sq)
     black_row = _row_of(1, piece, sq)
-    white_w = T.nn[white_row:white_row + NN_HIDDEN]
-    black_w = T.nn[black_row:black_row + NN_HIDDEN]
+    white_w = nn[white_row:white_row + NN_HIDDEN]
+    black_w = nn[black_row:black_row + NN_HIDDEN]
     white = acc[:NN_HIDDEN]
     black = acc[NN_HIDDEN:]
     if sign > 0:
@@ -92,53 +95,53 @@ def _refresh(P, T, acc):
         while pieces:
             sq = lsb(pieces)
             pieces &= pieces - U1
-            _add_rows(T, acc, piece, sq, 1)
+            _add_rows(T.nn, acc, piece, sq, 1)
 
 
 @jit
-def _replay(P, T, acc, row):
-    """Update acc across the move that led to state row `row`."""
-    move = P.st[row, ST_MOVE]
+def _replay(st, nn, acc, row):
+    """Update acc across the move that led to state row `row` of P.st."""
+    move = st[row, ST_MOVE]
     if move == NO_MOVE:
         return                      # a null move: the same pieces
-    piece = P.st[row, ST_MOVED]
-    captured = P.st[row, ST_CAPTURED]
+    piece = st[row, ST_MOVED]
+    captured = st[row, ST_CAPTURED]
     frm = move_from(move)
     to = move_to(move)
     flag = move_flag(move)
     us = piece_colour_of(piece)
-    _add_rows(T, acc, piece, frm, -1)
+    _add_rows(nn, acc, piece, frm, -1)
     if captured != EMPTY:
         cap_sq = to
         if flag == FLAG_EN_PASSANT:
             cap_sq = to - 8 if us == WHITE else to + 8
-        _add_rows(T, acc, captured, cap_sq, -1)
+        _add_rows(nn, acc, captured, cap_sq, -1)
     if flag >= FLAG_PROMO_KNIGHT:
-        _add_rows(T, acc, piece_of(us, promotion_type(flag)), to, 1)
+        _add_rows(nn, acc, piece_of(us, promotion_type(flag)), to, 1)
     else:
-        _add_rows(T, acc, piece, to, 1)
+        _add_rows(nn, acc, piece, to, 1)
     if flag == FLAG_CASTLE:
         rook = piece_of(us, ROOK)
         home, castled = castling_rook_squares(frm, to)
-        _add_rows(T, acc, rook, home, -1)
-        _add_rows(T, acc, rook, castled, 1)
+        _add_rows(nn, acc, rook, home, -1)
+        _add_rows(nn, acc, rook, castled, 1)
 
 
-@jit
-def _step_from(P, T, source, acc, row):
+@jit_inline
+def _step_from(st, nn, source, acc, row):
     """acc = source brought across the move of state row `row`. A plain move or capture is
     done in one pass over each view (copy, take away, add fused); a null move, castling,
     en passant and promotions are copied, then replayed."""
-    move = P.st[row, ST_MOVE]
+    move = st[row, ST_MOVE]
     flag = move_flag(move)
     if (move == NO_MOVE or flag == FLAG_CASTLE or flag == FLAG_EN_PASSANT
             or flag >= FLAG_PROMO_KNIGHT):
         for j in range(2 * NN_HIDDEN):
             acc[j] = source[j]
-        _replay(P, T, acc, row)
+        _replay(st, nn, acc, row)
         return
-    piece = P.st[row, ST_MOVED]
-    captured = P.st[row, ST_CAPTURED]
+    piece = st[row, ST_MOVED]
+    captured = st[row, ST_CAPTURED]
     frm = move_from(move)
     to = move_to(move)
     for view in range(2):
@@ -147,26 +150,26 @@ def _step_from(P, T, source, acc, row):
         dst = acc[start:start + NN_HIDDEN]
         away = _row_of(view, piece, frm)
         to_row = _row_of(view, piece, to)
-        w_away = T.nn[away:away + NN_HIDDEN]
-        w_to = T.nn[to_row:to_row + NN_HIDDEN]
+        w_away = nn[away:away + NN_HIDDEN]
+        w_to = nn[to_row:to_row + NN_HIDDEN]
         if captured == EMPTY:
             for j in range(NN_HIDDEN):
                 dst[j] = src[j] - w_away[j] + w_to[j]
         else:
             taken = _row_of(view, captured, to)
-            w_taken = T.nn[taken:taken + NN_HIDDEN]
+            w_taken = nn[taken:taken + NN_HIDDEN]
             for j in range(NN_HIDDEN):
                 dst[j] = src[j] - w_away[j] - w_taken[j] + w_to[j]
 
 
-@jit
-def _output(T, own, other):
+@jit_inline
+def _output(nn, own, other):
     # Weight slices indexed from 0, as in _add_rows, so that the loops vectorize; the sum is
     # kept in int32 by hand (numba widens int32 + int32 to int64), which lets LLVM pair the
     # int16 products into vpmaddwd: 5 times faster. It cannot overflow: 255 x the sum of
     # |W2| stays below 2^31 (engine.tables checks the weights it loads).
-    own_w = T.nn[N_NN_W2:N_NN_W2 + NN_HIDDEN]
-    other_w = T.nn[N_NN_W2 + NN_HIDDEN:N_NN_W2 + 2 * NN_HIDDEN]
+    own_w = nn[N_NN_W2:N_NN_W2 + NN_HIDDEN]
+    other_w = nn[N_NN_W2 + NN_HIDDEN:N_NN_W2 + 2 * NN_HIDDEN]
     out = np.int32(0)
     for j in range(NN_HIDDEN):
         a = np.int32(min(max(own[j], np.int16(0)), np.int16(NN_QA)))
@@ -177,7 +180,7 @@ def _output(T, own, other):
     return np.int64(out)
 
 
-@jit
+@jit_inline
 def nn_evaluate(P, T, accs, stack, ply):
     """The network's evaluation in centipawns from the side to move's view; accs[ply] is
     brought up to date for the current position (see the module docstring)."""
@@ -190,16 +193,16 @@ def nn_evaluate(P, T, accs, stack, ply):
                and stack[ply - back, STACK_NN_KEY] != np.int64(P.keys[row - back])):
             back += 1
         if back <= ply and back <= NN_MAX_REPLAY and back <= row:
-            _step_from(P, T, accs[ply - back], acc, row - (back - 1))
+            _step_from(P.st, T.nn, accs[ply - back], acc, row - (back - 1))
             for k in range(back - 2, -1, -1):
-                _replay(P, T, acc, row - k)
+                _replay(P.st, T.nn, acc, row - k)
         else:
             _refresh(P, T, acc)
         stack[ply, STACK_NN_KEY] = key
     if P.st[row, ST_SIDE] == WHITE:
-        out = _output(T, acc[:NN_HIDDEN], acc[NN_HIDDEN:])
+        out = _output(T.nn, acc[:NN_HIDDEN], acc[NN_HIDDEN:])
     else:
-        out = _output(T, acc[NN_HIDDEN:], acc[:NN_HIDDEN])
+        out = _output(T.nn, acc[NN_HIDDEN:], acc[:NN_HIDDEN])
     cp = (out + T.i[I_NN_B2]) * NN_CP
     scale = NN_QA * 64
     return cp // scale if cp >= 0 else -(-cp // scale)

@@ -18,7 +18,7 @@ import collections
 
 import numpy as np
 
-from engine._jit import jit
+from engine._jit import jit, jit_inline
 from engine.attacks import (
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 )
@@ -57,7 +57,7 @@ def castle_keep(T, sq):
     return T.i[I_CASTLE_KEEP + sq]
 
 
-@jit
+@jit_inline
 def attackers_to(T, bb, sq, occ):
     """Pieces of both colours attacking sq, with sliders seeing through nothing but occ."""
     queens = bb[piece_of(WHITE, QUEEN)] | bb[piece_of(BLACK, QUEEN)]
@@ -194,7 +194,7 @@ def check_info(P, T):
             bishop_attacks(T, king, occ), rook_attacks(T, king, occ), discoverers)
 
 
-@jit
+@jit_inline
 def gives_check_with(P, T, move, info):
     """gives_check(P, T, move) from `info` = check_info(P, T) of this position, cheaper for
     ordinary moves and captures. Direct checks need no new occupancy: a piece whose own
@@ -256,7 +256,7 @@ def _move_castling_rook(P, us, king_from, king_to, back):
     return home, castled
 
 
-@jit
+@jit_inline
 def make_move(P, T, move):
     """Play a legal move: push a state row, update pieces, key and evaluation sums."""
     bb = P.bb

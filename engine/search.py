@@ -211,21 +211,22 @@ def insufficient_material(P):
     return minors <= 1
 
 
-@jit
-def is_draw(P, T, S, ply):
+@jit_inline
+def is_draw(P, T, moves, ply, paper):
     """Repetition (play: once before after the root, or twice before in the game, see
     repeats_as_draw; paper: any earlier occurrence), the 50-move rule, or insufficient
     material. A checkmate on the hundredth half-move is a mate, not a
     draw (the move that ends the fifty wins), so the 50-move rule first looks for a legal
-    move when the side to move is in check (into this ply's move buffer, which the node
-    would fill anyway)."""
+    move when the side to move is in check (into this ply's part of `moves`, the search's
+    move buffer, which the node would fill anyway). `paper`: the PAPER profile. It takes
+    the one array of the search state it uses (a call copies every array it is given)."""
     row = P.meta[0]
     if P.st[row, ST_HALFMOVE] >= 100:
         if not in_check(P, T):
             return True
         start = ply * MAX_MOVES
-        return generate_moves(P, T, S.moves, start, GEN_ALL) > start
-    if S.ctrl[K_PROFILE] == PROFILE_PAPER:
+        return generate_moves(P, T, moves, start, GEN_ALL) > start
+    if paper:
         if repetitions(P) >= 1:   # the thesis' runs: any earlier occurrence (kept frozen)
             return True
     elif repeats_as_draw(P, row - ply):
@@ -316,7 +317,7 @@ def _move_in_list(moves, start, end, move):
     return False
 
 
-@jit
+@jit_inline
 def _any_gives_check(P, T, moves, start, end, info):
     for i in range(start, end):
         if gives_check_with(P, T, moves[i], info):
@@ -440,7 +441,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         # PLAY: a horizon leaf that repeats (or ends by the 50-move rule) is a draw, not a
         # quiescence score; quiescence itself plays only captures, which never repeat. The
         # PAPER profile keeps the thesis' count: the draw is found one ply earlier only.
-        if S.ctrl[K_PROFILE] != PROFILE_PAPER and ply > 0 and is_draw(P, T, S, ply):
+        if (S.ctrl[K_PROFILE] != PROFILE_PAPER and ply > 0
+                and is_draw(P, T, S.moves, ply, False)):
             _count_node(S, ply)   # a call of the search is a node, as quiescence's would be
             return DRAW
         return quiesce(P, T, tt, S, alpha, beta, ply)
@@ -452,7 +454,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     paper = ctrl[K_PROFILE] == PROFILE_PAPER
     is_pv = beta - alpha > 1
     if ply > 0:
-        if is_draw(P, T, S, ply):
+        if is_draw(P, T, S.moves, ply, paper):
             return DRAW
         if ply >= MAX_PLY - 1:
             return static_eval(P, T, paper)

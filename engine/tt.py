@@ -109,7 +109,7 @@ import collections
 
 import numpy as np
 
-from engine._jit import jit
+from engine._jit import jit, jit_inline
 from engine.atomic import LOCK_SPINS, prefetch, try_lock, unlock
 from engine.types import MATE_BOUND, U0
 
@@ -345,7 +345,7 @@ def tt_probe(tt, key, ply):
     return found, move, score, depth, bound, size
 
 
-@jit
+@jit_inline
 def _probe(tt, key, ply):
     """tt_probe, and the entry's line word (moves 2..n; U0 on a miss or with lines off)."""
     tt.stats[S_PROBES] += 1
@@ -637,7 +637,7 @@ def tt_prefetch(tt, key):
         prefetch(tt.slots, base + tt.conf[C_WAYS] * WORDS - 1)
 
 
-@jit
+@jit_inline
 def tt_lookup(tt, key, ply, depth, alpha, beta, may_cut):
     """Figure 2.7's retrieval at a full-width node, under the experiment switches of 2.7.2.
 
@@ -725,7 +725,7 @@ def bounded_guess(value, score, bound):
     return value
 
 
-@jit
+@jit_inline
 def tt_bound_eval(tt, key, ply, stand_pat):
     """Figure 2.7's Evaluate at a quiescence node: a stored score replaces (exact) or bounds
     the static evaluation. Returns (move, stand_pat)."""
