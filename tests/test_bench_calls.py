@@ -1,0 +1,65 @@
+"""scripts/bench_call_cost.py (the call micro-benchmark) and scripts/bench_checkouts.py (A/B
+speed of checkouts): what they count and print, not how fast anything is."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from tests.conftest import load_script
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def call_cost():
+    return load_script("bench_call_cost")
+
+
+@pytest.fixture(scope="module")
+def checkouts():
+    return load_script("bench_checkouts")
+
+
+def _leaf_sum(depth, x):
+    if depth == 0:
+        return x
+    return sum(_leaf_sum(depth - 1, x + i) for i in range(3))
+
+
+@pytest.mark.parametrize("shape_index", [0, 4])
+def test_the_walk_makes_every_call_it_counts(call_cost, shape_index):
+    shape = call_cost.SHAPES[shape_index]
+    arrays = shape(*[np.zeros(8, dtype=np.int64) for _ in shape._fields])
+    total = call_cost._walk(arrays, np.int64(4), np.int64(0))
+    assert arrays[0][0] == 1 + 3 + 9 + 27 + 81
+    assert total == _leaf_sum(4, 0)
+
+
+def test_call_cost_prints_a_row_per_tuple_size(call_cost):
+    result = CliRunner().invoke(call_cost.main, ["--depth", "3", "--rounds", "1"])
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if line.startswith("| ") and "ns" not in line]
+    assert [row.split("|")[1].strip() for row in rows] == ["1", "4", "8", "16", "25"]
+    assert all(float(row.split("|")[3]) > 0 for row in rows)
+
+
+def test_checkouts_are_compared_round_by_round(checkouts, monkeypatch, tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    speeds = {first: (1000, 1.0e6), second: (1000, 1.5e6)}
+    monkeypatch.setattr(checkouts, "measure", lambda checkout, depth: speeds[checkout])
+    result = CliRunner().invoke(checkouts.main, [str(first), str(second), "--rounds", "2"])
+    assert result.exit_code == 0, result.output
+    assert "| 1 | 1,000,000 | 1,500,000 | 1.500 |" in result.output
+    assert "| best | 1,000,000 | 1,500,000 | 1.500 |" in result.output
+    assert "different trees" not in result.output
+    speeds[second] = (999, 1.5e6)
+    result = CliRunner().invoke(checkouts.main, [str(first), str(second), "--rounds", "1"])
+    assert "different trees" in result.output
+
+
+def test_a_checkout_is_measured_in_its_own_process(checkouts):
+    nodes, speed = checkouts.measure(ROOT, 2)
+    assert nodes > 0 and speed > 0
+    assert checkouts.measure(ROOT, 2)[0] == nodes   # the same tree each time
