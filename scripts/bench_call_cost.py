@@ -10,18 +10,15 @@ words. This times a recursive jitted function that does almost nothing, given a 
     python scripts/bench_call_cost.py [--depth 12] [--rounds 3]
 """
 import time
-from collections import namedtuple
 
 import click
 import numba
 import numpy as np
 
-Arrays1 = namedtuple("Arrays1", ["a0"])
-Arrays4 = namedtuple("Arrays4", [f"a{i}" for i in range(4)])
-Arrays8 = namedtuple("Arrays8", [f"a{i}" for i in range(8)])
-Arrays16 = namedtuple("Arrays16", [f"a{i}" for i in range(16)])
-Arrays25 = namedtuple("Arrays25", [f"a{i}" for i in range(25)])
-SHAPES = (Arrays1, Arrays4, Arrays8, Arrays16, Arrays25)
+# Plain tuples, not namedtuples: numba's cache index pickles the argument types, and a
+# namedtuple class pickles by its module's name, which differs between running this file
+# and importing it (the tests).
+SIZES = (1, 4, 8, 16, 25)
 
 
 @numba.njit(cache=True, nogil=True, _nrt=False)
@@ -36,8 +33,12 @@ def _walk(arrays, depth, x):
     return total
 
 
-def ns_per_call(shape, depth: int, rounds: int) -> float:
-    arrays = shape(*[np.zeros(8, dtype=np.int64) for _ in shape._fields])
+def new_arrays(count: int):
+    return tuple(np.zeros(8, dtype=np.int64) for _ in range(count))
+
+
+def ns_per_call(count: int, depth: int, rounds: int) -> float:
+    arrays = new_arrays(count)
     _walk(arrays, np.int64(1), np.int64(0))          # compile (or load) first
     best = float("inf")
     for _ in range(rounds):
@@ -54,9 +55,8 @@ def ns_per_call(shape, depth: int, rounds: int) -> float:
 def main(depth, rounds):
     print("| arrays given | words copied | ns per call |")
     print("|---|---|---|")
-    for shape in SHAPES:
-        count = len(shape._fields)
-        print(f"| {count} | {7 * count} | {ns_per_call(shape, depth, rounds):.1f} |")
+    for count in SIZES:
+        print(f"| {count} | {7 * count} | {ns_per_call(count, depth, rounds):.1f} |")
 
 
 if __name__ == "__main__":
