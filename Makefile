@@ -22,7 +22,7 @@ install: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet --upgrade pip 'setuptools>=77'
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/twobig warm
 	touch $(STAMP)
@@ -119,8 +119,8 @@ soak: experiments-deps
 	$(SOAK) --games $(SOAK_SLOW) --tc 10+0.1 --concurrency $(SOAK_CORES) --pgn docs/soak/slow.pgn
 
 tactics: install
-	$(BIN)/python scripts/tactics.py data/tactical/wacnew.epd --movetime 1000
-	$(BIN)/python scripts/tactics.py data/tactical/bk.epd --movetime 1000
+	$(BIN)/twobig tactics data/tactical/wacnew.epd --movetime 1000
+	$(BIN)/twobig tactics data/tactical/bk.epd --movetime 1000
 
 perft: install
 	$(BIN)/python scripts/perft_suites.py

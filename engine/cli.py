@@ -5,8 +5,11 @@ import time
 
 import click
 
+from engine import __version__
+
 
 @click.group(invoke_without_command=True)
+@click.version_option(__version__, prog_name="twobig", message="%(prog)s %(version)s")
 @click.pass_context
 def cli(ctx):
     """TwoBig chess engine. Without a command: the UCI loop on stdin/stdout."""
@@ -101,7 +104,7 @@ def bench(depth, profile):
 @click.option("--profile", type=click.Choice(["play", "paper"]), default="play", show_default=True)
 def tactics(epd, movetime, hash_mb, profile):
     """Run a tactical EPD suite (bm/am) and report how many positions were solved."""
-    from lab.tactics import run_suite
+    from engine.tactics import run_suite
 
     def show(entry):
         click.echo(f"{'ok  ' if entry.solved else 'FAIL'} {entry.id:>10} {entry.expected:<22} "

@@ -129,7 +129,7 @@ RFP_MAX_DEPTH = 6
 RFP_MARGIN = 120         # per ply...
 RFP_IMPROVING = 30       # ...less this when improving
 LMR_MIN_DEPTH = 3
-LMR_MIN_MOVES = 2        # from the third move searched (stop 60: +13 Elo against 3)
+LMR_MIN_MOVES = 2        # from the third move searched (9e7b73c: +13 Elo against starting at the fourth)
 LMR_BASE = 0.8           # reduction = LMR_BASE + ln(depth) ln(moves searched) / LMR_DIVISOR
 LMR_DIVISOR = 2.4
 LMR_HISTORY = 8000       # a quiet move's reduction shrinks by its ordering score (history +

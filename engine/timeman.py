@@ -72,7 +72,7 @@ class LagTracker:
     """The time a GUI's clock loses on our moves beyond what the engine measures (the
     pipe both ways, waiting to be scheduled on a loaded machine, the GUI itself). From two
     consecutive `go` commands of one game: the clock should now read the last one, minus
-    what we spent, plus the increment; the shortfall is the lag. The effective overhead is
+    what the engine spent, plus the increment; the shortfall is the lag. The effective overhead is
     then at least LAG_FACTOR x the worst of the last LAG_MOVES lags."""
 
     def __init__(self):

@@ -11,11 +11,11 @@ import sys
 import threading
 import traceback
 
+from engine import __version__ as VERSION
 from engine.options import OPTIONS, OPTIONS_BY_KEY
 
 ENGINE_NAME = "TwoBig"
 ENGINE_AUTHOR = "the TwoBig developers"
-VERSION = "0.1.0"
 
 GO_CLOCK_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime")   # -> Limits.clock
 GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
@@ -248,7 +248,7 @@ class UciLoop:
         if stream is None:
             stream = sys.stdin
             # Bytes that are not UTF-8 become U+FFFD instead of ending the loop (whatever
-            # the locale), and nothing we print can fail to encode.
+            # the locale), and nothing the engine prints can fail to encode.
             for handle, errors in ((sys.stdin, "replace"), (self.out, "backslashreplace")):
                 try:
                     handle.reconfigure(errors=errors)

@@ -119,7 +119,7 @@ def _sign(grid: Grid, d: Optional[Difference], metric) -> int:
 
 
 class Finding(NamedTuple):
-    text: str          # what we measured, with intervals
+    text: str          # what was measured, with intervals
     verdict: str       # yes / partly / no / not run
 
 
@@ -819,7 +819,7 @@ CLAIMS = [
           "3-7 ply: <=8K, 16K, 32K, 32K, 256K", doubling_middle,
           "TwoBig1 without stamping: the first size whose doubling saves under 1%"),
     Claim("2.7.1, Fig. 2.11", "... in the endgame", "3-10 ply: <=8K, <=8K, <=8K, 32K, 64K, "
-          "512K, >=1M, >=1M", doubling_endgame, "TwoBig1 with stamping, at our endgame depth"),
+          "512K, >=1M, >=1M", doubling_endgame, "TwoBig1 with stamping, at the endgame depth measured"),
     Claim("2.7.1, Fig. 2.11", "two-level beats one-level in the endgame",
           "\"the conclusions given for the middle-game experiment also hold for the "
           "endgame\"", endgame_two_level, "as for the middle game, stamping on"),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Nodes per second against other engines, per position (issue 13's speed target).
+"""Nodes per second against other engines, per position.
 
 Each engine searches each middle-game position for a fixed time (`go movetime`, one
 thread, 16 MB hash, a fresh game per position), one engine at a time, alternating the

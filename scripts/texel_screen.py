@@ -83,7 +83,7 @@ def pawn_threats(board, colour):
 
 
 def hanging_pieces(board, colour):
-    """Enemy pieces (not the king) we attack that no enemy piece defends."""
+    """Enemy pieces (not the king) attacked by `colour` that no enemy piece defends."""
     return sum(1 for sq in chess.SquareSet(board.occupied_co[not colour])
                if board.piece_type_at(sq) != chess.KING and board.is_attacked_by(colour, sq)
                and not board.is_attacked_by(not colour, sq))

@@ -1,4 +1,4 @@
-"""Issue 16's machinery: per-position and thesis counts, seeded Zobrist key sets, the CSV
+"""The experiment grid's machinery: per-position and thesis counts, seeded Zobrist key sets, the CSV
 (old rows, rerun skips), the paired bootstrap and the report, and the grid on Dask."""
 import csv
 from pathlib import Path

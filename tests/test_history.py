@@ -1,4 +1,4 @@
-"""The play profile's history (issue 13): bounded ("gravity") updates, a malus for the quiet
+"""The play profile's history: bounded ("gravity") updates, a malus for the quiet
 moves searched before the best one, continuation histories (after the moves one and two
 plies back), and late-move reductions that shrink or grow with a quiet move's ordering
 score. The paper profile keeps the thesis' counter (depth per cut-off)."""

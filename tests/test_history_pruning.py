@@ -1,4 +1,4 @@
-"""History pruning (issue 13, PLAY): near the horizon a non-PV node skips a plain quiet move
+"""History pruning (play profile): near the horizon a non-PV node skips a plain quiet move
 whose ordering score (history + threat shift) is below -HISTORY_PRUNE x depth."""
 import chess
 import numpy as np

@@ -30,7 +30,9 @@ def test_reader_takes_the_total_not_a_position_line():
 
 # A cold build (venv, install, every kernel compiled) and a bench: on a loaded machine this
 # outlasts the suite's 600 s hang guard, so the guard is widened to cover the three steps'
-# own subprocess limits (1800 + 600 + 600 s).
+# own subprocess limits (1800 + 600 + 600 s). It installs from the package index into a fresh
+# venv and compiles every kernel: slow, so `make test-slow` runs it.
+@pytest.mark.slow
 @pytest.mark.timeout(3000)
 def test_make_exe_builds_an_engine_openbench_can_bench(tmp_path):
     exe = tmp_path / "TwoBig-ob"

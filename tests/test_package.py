@@ -1,6 +1,11 @@
-"""The package layout DESIGN.md describes: engine/ is a regular package, the research
-harness lives in lab/, and the compile-cache key covers exactly the kernel modules."""
+"""The package layout docs/architecture.md describes: engine/ is a regular package, the
+research harness lives in lab/ and is never installed, and the compile-cache key covers
+exactly the kernel modules."""
 import ast
+import re
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 from engine._jit import KERNEL_MODULES
@@ -45,3 +50,49 @@ def test_kernels_never_import_the_glue_or_the_harness():
         assert "from lab" not in text and "import lab" not in text, name
         assert ("import chess" not in text) or name in READS_POLYGLOT_KEYS, name
         assert not (_engine_imports(ENGINE / f"{name}.py") & glue), name
+
+
+def test_the_engine_never_imports_the_research_harness():
+    for path in ENGINE.glob("*.py"):
+        text = path.read_text()
+        assert "from lab" not in text and "import lab" not in text, path.name
+
+
+def _build_wheel(out: Path) -> Path:
+    """The wheel `pip install .` would install, built from the checkout without the network
+    (the venv's setuptools; `make install` upgrades it to what pyproject.toml asks)."""
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                            "--no-build-isolation", "--wheel-dir", str(out), str(ENGINE.parent)],
+                           capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stdout + build.stderr
+    (wheel,) = out.glob("twobig-*.whl")
+    return wheel
+
+
+def test_the_wheel_ships_the_engine_and_its_command_only(tmp_path):
+    from engine import __version__
+
+    wheel = _build_wheel(tmp_path)
+    names = zipfile.ZipFile(wheel).namelist()
+    packages = {name.split("/")[0] for name in names if "/" in name}
+    assert packages == {"engine", f"twobig-{__version__}.dist-info"}, packages
+    shipped = {name.split("/", 1)[1] for name in names if name.startswith("engine/")}
+    assert {f"{p.name}" for p in ENGINE.glob("*.py")} <= shipped
+    assert "nnue_net.npz" in shipped
+    metadata = zipfile.ZipFile(wheel).read(f"twobig-{__version__}.dist-info/METADATA").decode()
+    assert f"Version: {__version__}" in metadata
+    entry_points = zipfile.ZipFile(wheel).read(f"twobig-{__version__}.dist-info/entry_points.txt")
+    assert b"twobig = engine.cli:main" in entry_points
+
+
+def test_version_is_written_once_and_printed_by_the_command():
+    from engine import __version__
+
+    root = ENGINE.parent
+    pyproject = (root / "pyproject.toml").read_text()
+    project_table = pyproject.split("[project]\n")[1].split("\n[")[0]
+    assert re.search(r"^version\s*=", project_table, re.M) is None    # no second copy
+    assert 'version = { attr = "engine.__version__" }' in pyproject
+    out = subprocess.run([sys.executable, "-m", "engine.cli", "--version"], capture_output=True,
+                         text=True, timeout=120, cwd=root)
+    assert out.stdout.strip() == f"twobig {__version__}"

@@ -1,4 +1,4 @@
-"""The play profile's improving flag and lazy evaluation (issue 13's fourth landed strength change):
+"""The play profile's improving flag and lazy evaluation:
 a position that got worse than two plies before is pruned harder, never less; quiescence
 computes the positional terms only when material and piece-square values do not already
 decide the stand-pat against the window. The fifth: the table's score, where its bound makes
@@ -163,8 +163,9 @@ def test_futility_is_tested_at_the_late_move_reduced_depth():
 
 
 def test_late_move_reductions_start_at_the_third_move():
-    """Stop 60's rule (+13 Elo against the fourth move): the third quiet move searched is
-    reduced, the second is not, and none is at depths 1-2."""
+    """The late-move reduction's start (9e7b73c, 2026-11-28: +13 Elo against starting at the
+    fourth move): the third quiet move searched is reduced, the second is not, and none is
+    at depths 1-2."""
     for depth in range(LMR_MIN_DEPTH, MAX_PLY + 1):
         assert late_move_reduction_applies(depth, 2), depth
         assert not late_move_reduction_applies(depth, 1), depth

@@ -1,4 +1,4 @@
-"""Search correctness rules of issue 13, each with a position where the old code was wrong:
+"""Search correctness rules, each with a position where the old code was wrong:
 pruning never invents a mate nor an upper bound below the truth, repetitions count as the
 game's rules and strong engines count them, and a root move that failed high is not lost
 when the search stops."""

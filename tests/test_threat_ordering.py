@@ -1,4 +1,4 @@
-"""PLAY move ordering by threats (issue 13): a quiet knight or bishop move is ordered lower
+"""Play-profile move ordering by threats: a quiet knight or bishop move is ordered lower
 when an enemy pawn attacks its target square and higher when it leaves such a square for a
 safe one; a rook is judged by the enemy pawns and minor pieces, the queen by those and the
 rooks. The squares come from `threat_sets`, held here to python-chess's attack maps."""

@@ -86,7 +86,7 @@ class Model:
                 entry.move = new.move                 # ... but takes a fresher best move
             return
         if new.move == 0:
-            new.move = entry.move                     # keep the move we had
+            new.move = entry.move                     # keep the stored move
         if entry.gen == self.gen:
             new.used = entry.used
         bucket[i] = new

@@ -1,5 +1,5 @@
 """Tactical test suites (EPD with bm/am): search each position for a fixed time and check
-the move. Used by `twobig tactics` and scripts/tactics.py."""
+the move. Run by `twobig tactics`."""
 import time
 from typing import Callable, List, NamedTuple, Optional
 
