@@ -18,6 +18,7 @@ then comes with that thread's line. Node counts are sums.
 """
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
@@ -103,15 +104,21 @@ class Result:
 
 
 class _Watchdog:
-    """One long-lived thread that calls `fire` at a deadline (the hard time limit). A thread
-    per search (threading.Timer) costs a thread start on every move, which a loaded machine
-    turns into milliseconds at the fastest time controls."""
+    """One long-lived thread per searcher that calls `fire` at a deadline (the hard time
+    limit). A thread per search (threading.Timer) costs a thread start on every move, which a
+    loaded machine turns into milliseconds at the fastest time controls.
+
+    The thread holds its searcher only weakly (`fire` is a bound method, kept as a WeakMethod)
+    and ends when `close` is called, which the searcher's finalizer does: a searcher that is
+    dropped takes its thread and its arrays with it."""
 
     def __init__(self, fire: Callable[[], None]):
-        self._fire = fire
+        self._fire = weakref.WeakMethod(fire)
         self._deadline = None
+        self._closed = False
         self._wake = threading.Condition()
-        threading.Thread(target=self._run, name="twobig-watchdog", daemon=True).start()
+        self._thread = threading.Thread(target=self._run, name="twobig-watchdog", daemon=True)
+        self._thread.start()
 
     def arm(self, deadline: float) -> None:
         with self._wake:
@@ -123,9 +130,16 @@ class _Watchdog:
             self._deadline = None
             self._wake.notify()
 
+    def close(self) -> None:
+        """End the thread (it is not joined: `close` may run on any thread, the finalizer's
+        included)."""
+        with self._wake:
+            self._closed = True
+            self._wake.notify()
+
     def _run(self) -> None:
         with self._wake:
-            while True:
+            while not self._closed:
                 if self._deadline is None:
                     self._wake.wait()
                     continue
@@ -134,7 +148,11 @@ class _Watchdog:
                     self._wake.wait(left)
                     continue
                 self._deadline = None
-                self._fire()
+                fire = self._fire()
+                if fire is None:             # the searcher is gone
+                    return
+                fire()
+                del fire                     # hold no reference while waiting
 
 
 class Searcher:
@@ -145,6 +163,7 @@ class Searcher:
         self.helpers: List[SearchState] = []    # one search state per helper thread
         self.profile = PROFILE_PLAY
         self._watchdog = _Watchdog(self.stop)
+        weakref.finalize(self, self._watchdog.close)
         self._clock = time.perf_counter()
         self._limits = Limits()
         self._timer_lock = threading.Lock()
