@@ -78,17 +78,18 @@ match-selfplay: experiments-deps
 	$(BIN)/python scripts/match.py --engine1 $(BIN)/twobig --engine2 $(BIN)/twobig \
 		--games 20 --tc 1+0.01 --pgn selfplay.pgn
 
-# The README's gauntlet: GAMES games at 10 s + 0.1 s against each opponent (run
-# `make opponents` first), one row per match appended to docs/gauntlet.md, games in
-# docs/gauntlet/. CONCURRENCY games at once (one per two cores is fair). Every engine
-# gets one thread and 16 MB of hash (Glaurung defaults to two threads).
+# The gauntlet (docs/strength.md): GAMES games at 10 s + 0.1 s against each opponent (run
+# `make opponents` first), one row per match appended to the gauntlet log at the end of
+# docs/strength.md, games in docs/gauntlet/ (xz -9 them before committing). CONCURRENCY
+# games at once (one per two cores is fair). Every engine gets one thread and 16 MB of hash
+# (Glaurung defaults to two threads).
 GAMES       ?= 100
 CONCURRENCY ?= 1
 GAUNTLET_ELO ?= 2400 2200 2100
 # Adjudication (off unless set), e.g. ADJUDICATE="--draw-adjudication 40 8 10 --resign-adjudication 4 700"
 ADJUDICATE ?=
 MATCH := $(BIN)/python scripts/match.py --engine1 $(BIN)/twobig --name1 TwoBig --games $(GAMES) \
-	--tc 10+0.1 --concurrency $(CONCURRENCY) --results docs/gauntlet.md --option1 Hash=16 \
+	--tc 10+0.1 --concurrency $(CONCURRENCY) --results docs/strength.md --option1 Hash=16 \
 	--option1 Threads=1 $(ADJUDICATE)
 gauntlet: experiments-deps
 	mkdir -p docs/gauntlet
@@ -101,9 +102,10 @@ gauntlet: experiments-deps
 	$(MATCH) --engine2 /usr/games/phalanx --name2 Phalanx --protocol2 xboard --pgn docs/gauntlet/phalanx.pgn
 	$(MATCH) --engine2 .opponents/sunfish/bin/sunfish-uci --name2 Sunfish --pgn docs/gauntlet/sunfish.pgn
 
-# Soak (README "Soak"): TwoBig against Stockfish (any UCI_Elo; `make opponents` installs it)
+# Soak (docs/reliability.md): TwoBig against Stockfish (any UCI_Elo; `make opponents` installs it)
 # at 1 s + 0.01 s with one game per core, the same with two per core (overloaded), and at
-# 10 s + 0.1 s. Each row is appended to docs/soak.md, the games go to docs/soak/.
+# 10 s + 0.1 s. Each row is appended to the soak log at the end of docs/reliability.md,
+# the games go to docs/soak/ (xz -9 them before committing).
 SOAK_FAST ?= 1000
 SOAK_OVERLOAD ?= 200
 SOAK_SLOW ?= 200
@@ -111,7 +113,7 @@ SOAK_CORES ?= $(shell nproc)
 SOAK := $(BIN)/python scripts/match.py --engine1 $(BIN)/twobig --name1 TwoBig \
 	--engine2 /usr/games/stockfish --name2 Stockfish --option2 UCI_LimitStrength=true \
 	--option2 UCI_Elo=1800 --option2 Threads=1 --option2 Hash=16 --option1 Hash=16 \
-	--results docs/soak.md
+	--results docs/reliability.md
 soak: experiments-deps
 	mkdir -p docs/soak
 	$(SOAK) --games $(SOAK_OVERLOAD) --tc 1+0.01 --concurrency $$(( 2 * $(SOAK_CORES) )) --pgn docs/soak/overload.pgn
