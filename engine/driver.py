@@ -33,7 +33,7 @@ from engine.search import (
 )
 from engine.timeman import Clock
 from engine.tt import set_sharing, set_store_rules, tt_hashfull, tt_new_search
-from engine.types import INFINITE, MATE, MATE_BOUND, MAX_SEARCH_DEPTH, ST_SIDE
+from engine.types import INFINITE, MATE, MATE_BOUND, MAX_SEARCH_DEPTH, ST_HALFMOVE, ST_SIDE
 
 ASPIRATION_PAPER = 100   # ALIBABA: one pawn, then open on the failing side
 ASPIRATION_PLAY = 35     # then doubled on the failing side, open past 400
@@ -155,6 +155,28 @@ class _Watchdog:
                 del fire                     # hold no reference while waiting
 
 
+def playable_line(board, pv: List[int]) -> List[int]:
+    """Cut `pv` (in place; also returned) at its first move that is not legal where it is
+    played, and after a position the game's rules have drawn (50 moves, threefold). The
+    search builds its lines so that this never cuts; the check keeps a GUI from ever being
+    sent an illegal line. `board` is restored."""
+    played = 0
+    try:
+        for index, move in enumerate(pv):
+            row = board.P.st[board.ply]
+            if index > 0 and (row[ST_HALFMOVE] >= 100 or board.repetitions() >= 2):
+                break
+            if move not in board.legal_moves():
+                break
+            board.push(move)
+            played += 1
+    finally:
+        for _ in range(played):
+            board.pop()
+    del pv[played:]
+    return pv
+
+
 class Searcher:
     """Owns the search state arrays; runs one search at a time."""
 
@@ -171,6 +193,7 @@ class Searcher:
         self._finished_lock = threading.Lock()
         self._fail_high_move = 0
         self._workers: List[threading.Thread] = []
+        self._board = None            # the root of the search running (lines are checked on it)
 
     # -- control from other threads ------------------------------------------------------
     # The stop flag lives in one place, ctrl[K_STOP], which every node reads. `run` clears
@@ -257,6 +280,7 @@ class Searcher:
         """Search `board` (an engine.board.Board; it is restored on return). keep_stop: a
         `stop` given since `clear_stop()` ends this search at once."""
         self.join_helpers()
+        self._board = board            # at the root whenever a line is reported
         S = self.S
         ctrl = S.ctrl
         if not keep_stop:
@@ -445,9 +469,9 @@ class Searcher:
         depth, score, pv = chosen
         if pv[0] == result.best_move:
             return
-        result.best_move, result.ponder_move = pv[0], (pv[1] if len(pv) > 1 else 0)
-        result.score, result.depth = score, depth
+        result.best_move, result.score, result.depth = pv[0], score, depth
         self._report(on_iteration, result, tt, depth, score, None, pv, 1)
+        result.ponder_move = pv[1] if len(pv) > 1 else 0
 
     def _aspiration(self, board, tt, depth, guess, paper, aspire, on_iteration, result, line):
         S = self.S
@@ -517,13 +541,14 @@ class Searcher:
         score = int(S.ctrl[K_ROOT_BEST_SCORE])
         pv = [int(m) for m in S.pv[0, :S.stack[0, STACK_PV_LEN]]]
         if S.ctrl[K_ROOT_BEST_EXACT] and pv and pv[0] == result.best_move:
-            result.ponder_move = pv[1] if len(pv) > 1 else 0
             self._report(callback, result, tt, depth, score, None, pv, 1)
+            result.ponder_move = pv[1] if len(pv) > 1 else 0
         else:
             self._report(callback, result, tt, depth, score, "lowerbound", [result.best_move], 1)
 
     def _report(self, callback, result, tt, depth, score, bound, pv, line):
         S = self.S
+        playable_line(self._board, pv)
         iteration = Iteration(
             depth=depth, seldepth=int(S.ctrl[K_SELDEPTH]), score=score, bound=bound,
             nodes=self.nodes, seconds=time.perf_counter() - self._clock,

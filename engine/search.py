@@ -436,6 +436,9 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     more). Along a first move or a null move, cut nodes and expected fail-low nodes
     alternate; the null-window child of a late move is a cut node (once re-searched at full
     depth after failing high reduced, it takes the parent's opposite)."""
+    # Every return below leaves this node's line empty unless a move raised alpha: the
+    # parent copies the line of the child it keeps, so a stale one would reach the GUI.
+    S.stack[ply, STACK_PV_LEN] = ply
     if depth <= 0:
         S.ctrl[K_HORIZON] += 1
         # PLAY: a horizon leaf that repeats (or ends by the 50-move rule) is a draw, not a
@@ -448,7 +451,6 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         return quiesce(P, T, tt, S, alpha, beta, ply)
     ctrl = S.ctrl
     _count_node(S, ply)
-    S.stack[ply, STACK_PV_LEN] = ply
     if ctrl[K_STOP] != 0:
         return 0
     paper = ctrl[K_PROFILE] == PROFILE_PAPER
