@@ -2,9 +2,10 @@
 
 soft: no new iteration is started after it (the driver stretches it when the best move
       changes or the score drops); hard: the search is stopped at it, whatever it is doing.
-Both leave `Move Overhead` for the GUI and the pipe. `go movetime` has no soft limit: with
-no clock to save time for, the search runs until the hard limit (the driver plays a cut
-iteration's move only if it beat the last best move at full depth or failed high).
+Both leave `Move Overhead` for the GUI and the pipe. `go movetime N` has no soft limit: with
+no clock to save time for, the search runs until the hard limit, N less a margin that grows
+with N and never exceeds `Move Overhead` (the driver plays a cut iteration's move only if it
+beat the last best move at full depth or failed high).
 """
 from collections import deque
 from dataclasses import dataclass
@@ -24,6 +25,10 @@ INC_RESERVE = 10           # ...once the clock holds this many increments beyond
                            # below that the share shrinks in proportion, so that a move's
                            # fixed cost (the pipe, a descheduled process) is paid from the
                            # increment and the reserve does not drain to nothing
+MOVETIME_MARGIN_MS = 10    # `go movetime N` keeps this much back for the pipe...
+MOVETIME_MARGIN_SHARE = 0.05   # ...plus this share of N, at most `Move Overhead` in all: the
+                           # whole overhead taken from a short fixed time left a 100 ms
+                           # search a one-ply answer
 
 
 def budgets(time_ms: Optional[int], inc_ms: Optional[int], movestogo: Optional[int],
@@ -31,7 +36,8 @@ def budgets(time_ms: Optional[int], inc_ms: Optional[int], movestogo: Optional[i
     """(soft, hard) in seconds; (None, None) when nothing limits time, (None, hard) for a
     fixed time per move."""
     if movetime_ms is not None:
-        return None, max(MIN_BUDGET, (movetime_ms - overhead_ms) / 1000.0)
+        margin = min(overhead_ms, MOVETIME_MARGIN_MS + MOVETIME_MARGIN_SHARE * movetime_ms)
+        return None, max(MIN_BUDGET, (movetime_ms - margin) / 1000.0)
     if time_ms is None:
         return None, None
     left = max(MIN_BUDGET, (time_ms - overhead_ms) / 1000.0)

@@ -57,7 +57,9 @@ def test_go_movetime_reaches_the_driver_without_a_soft_limit():
     engine.wait()
     overhead = engine.options["Move Overhead"] / 1000
     assert seen[0].soft_time is None
-    assert seen[0].hard_time == pytest.approx(0.8 - overhead)
+    # all of the 800 ms but a margin: at most the overhead, at most a tenth plus 10 ms
+    assert 0.8 - overhead <= seen[0].hard_time < 0.8
+    assert seen[0].hard_time >= 0.8 * 0.9 - 0.010
 
 
 def test_the_clock_runs_from_when_go_arrived():
