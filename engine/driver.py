@@ -81,6 +81,7 @@ class Iteration:
     pv: List[int]
     hashfull: int
     multipv: int = 1
+    wdl: Optional[Tuple[int, int, int]] = None   # permille for the side to move (UCI_ShowWDL)
 
     @property
     def mate_in(self) -> Optional[int]:

@@ -5,10 +5,11 @@ runs each search on a worker thread, and reports data to a `Listener`: iteration
 current move, the best move and plain-text notes. It writes no protocol text; the protocol
 loop (engine.uci) parses lines, calls these methods and turns what they report into UCI.
 """
+import random
 import threading
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import List, Optional, Sequence
 
 import numpy as np
@@ -19,9 +20,11 @@ from engine.driver import Iteration, Limits
 from engine.session import Session
 from engine.eval import TERM_NAMES, evaluate_full_white, evaluate_white, scratch_sums, side_terms
 from engine.nnue import nn_evaluate_fresh
+from engine import strength
 from engine.options import OPTIONS
 from engine.timeman import LagTracker
-from engine.types import EMPTY, ST_EG, ST_MG, ST_PHASE, WHITE
+from engine.types import EMPTY, OCC, ST_EG, ST_MG, ST_PHASE, WHITE
+from engine.wdl import material_points, wdl_permille
 
 CURRMOVE_AFTER = 1.0   # seconds before `info currmove` lines start
 
@@ -88,6 +91,8 @@ class Engine:
         self._busy = False                    # a search is running (until bestmove is sent)
         self._limits: Optional[Limits] = None  # the limits of the running search
         self._lock = threading.Lock()
+        self._strength: Optional[strength.Plan] = None   # the running search's, if limited
+        self._rng = random.Random()            # the weaker settings' choice of move
 
     # -- position ----------------------------------------------------------------------
     def set_position(self, fen: Optional[str], moves: Sequence[str]) -> None:
@@ -188,6 +193,11 @@ class Engine:
         limits.soft_time, limits.hard_time = limits.clock.budgets(
             white, self.lag.overhead_ms(self.options["Move Overhead"]))
         limits.multipv = self.options["MultiPV"]
+        self._strength = strength.plan_from_options(self.options)
+        if self._strength is not None:
+            # A weaker setting looks less far and searches a few candidate moves to choose from.
+            limits.multipv = max(limits.multipv, self._strength.multipv)
+            limits.nodes = min(limits.nodes or self._strength.nodes, self._strength.nodes)
         limits.started_at = arrived
         self._waiting = limits.infinite
         self._release.clear()
@@ -227,9 +237,15 @@ class Engine:
                     # Only a search that can outlast CURRMOVE_AFTER reports its current move.
                     threading.Thread(target=self._currmove_monitor, args=(done,),
                                      daemon=True).start()
-                result = self.session.search(board, limits, self.listener.iteration,
-                                             keep_stop=True)
+                report = self._reporter(board)
+                result = self.session.search(board, limits, report, keep_stop=True)
                 best, ponder = result.best_move, result.ponder_move
+                if self._strength is not None:
+                    chosen = strength.choose(strength.final_lines(result.iterations),
+                                             self._strength, self._rng)
+                    if chosen is not None:
+                        report(chosen)   # the GUI's last line starts with the move played
+                        best, ponder = chosen.pv[0], (chosen.pv[1] if len(chosen.pv) > 1 else 0)
         except Exception as exc:   # never lose the bestmove line
             self.listener.note(f"search failed: {exc!r}")
             traceback.print_exc()
@@ -254,6 +270,20 @@ class Engine:
             self.lag.moved(clock_ms, inc_ms, plies,
                            (time.perf_counter() - limits.started_at) * 1000.0)
         self.listener.best_move(best, ponder)
+
+    def _reporter(self, board):
+        """The listener's `iteration`, with the win/draw/loss estimate added when
+        UCI_ShowWDL is on (from the root's material: engine.wdl)."""
+        if not self.options["UCI_ShowWDL"]:
+            return self.listener.iteration
+        counts = [0] * 6
+        for piece in range(OCC):          # bb[0..11]: one per piece (colour * 6 + type)
+            counts[piece % 6] += bin(int(board.P.bb[piece])).count("1")
+        material = material_points(counts)
+
+        def report(it: Iteration) -> None:
+            self.listener.iteration(replace(it, wdl=wdl_permille(it.score, material)))
+        return report
 
     def _currmove_monitor(self, done: threading.Event) -> None:
         if done.wait(CURRMOVE_AFTER):

@@ -3,6 +3,8 @@ Light on purpose: `uci` is answered before numba or the jitted core is imported.
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
+from engine.strength import ELO_MAX, ELO_MIN, SKILL_MAX
+
 TT_SCHEME_VARS = ("DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TwoDEEP", "TwoBig1", "Ancient", "Age")
 
 
@@ -72,5 +74,9 @@ OPTIONS = (
     Option("TT Aging", "check", True),
     Option("Search Profile", "combo", "play", vars=("play", "paper")),
     Option("Debug Log File", "string", ""),
+    Option("UCI_LimitStrength", "check", False),          # engine.strength
+    Option("UCI_Elo", "spin", ELO_MAX, ELO_MIN, ELO_MAX),
+    Option("Skill Level", "spin", SKILL_MAX, 0, SKILL_MAX),
+    Option("UCI_ShowWDL", "check", False),                # engine.wdl
 )
 OPTIONS_BY_KEY = {option.name.lower(): option for option in OPTIONS}

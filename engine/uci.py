@@ -123,6 +123,8 @@ def format_info(it) -> str:
     score = f"mate {it.mate_in}" if it.mate_in is not None else f"cp {it.score}"
     if it.bound:
         score += " " + it.bound
+    if it.wdl is not None:
+        score += " wdl {} {} {}".format(*it.wdl)
     ms = int(it.seconds * 1000)
     nps = int(it.nodes / max(it.seconds, 1e-3))
     pv = " ".join(move_to_uci(m) for m in it.pv)

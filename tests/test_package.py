@@ -3,6 +3,7 @@ research harness lives in lab/ and is never installed, and the compile-cache key
 exactly the kernel modules."""
 import ast
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -59,10 +60,18 @@ def test_the_engine_never_imports_the_research_harness():
 
 
 def _build_wheel(out: Path) -> Path:
-    """The wheel `pip install .` would install, built from the checkout without the network
-    (the venv's setuptools; `make install` upgrades it to what pyproject.toml asks)."""
+    """The wheel `pip install .` would install, built without the network (the venv's
+    setuptools; `make install` upgrades it to what pyproject.toml asks) from a copy of the
+    checkout's tracked files, so that no leftover build/ folder can add to it."""
+    source = out / "source"
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ENGINE.parent, capture_output=True,
+                            check=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        if (ENGINE.parent / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ENGINE.parent / name, source / name)
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                            "--no-build-isolation", "--wheel-dir", str(out), str(ENGINE.parent)],
+                            "--no-build-isolation", "--wheel-dir", str(out), str(source)],
                            capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stdout + build.stderr
     (wheel,) = out.glob("twobig-*.whl")
