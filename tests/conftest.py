@@ -1,10 +1,19 @@
 import importlib.util
+import itertools
+import os
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Property tests draw the same examples on every run in CI (CI=true): a failure there is
+# reproducible, and a run never fails by the luck of the draw. Locally they explore.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", database=None)
+settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "explore"))
 
 
 def load_script(name):
@@ -33,12 +42,68 @@ def random_game(rng, plies):
     return board
 
 
-@pytest.fixture
-def pipe():
-    """The real executable on raw pipes, past `uci` and `isready`."""
+def _started_pipe():
     from tests.uci_pipe import UciPipe
     p = UciPipe()
     p.ask("uci", "uciok")
     p.ask("isready", "readyok", timeout=120)
+    return p
+
+
+_RESETS = itertools.count()
+
+
+def reset_pipe(p):
+    """Bring a running engine back to a new game: any search stopped and its bestmove
+    read, every option at its default, the start position, and nothing left unread (the
+    marker line is answered after everything sent before it)."""
+    from engine.options import OPTIONS
+    p.send("")                         # ends a line a test left unfinished
+    p.send("stop")
+    p.send("ucinewgame")               # waits for a stopped search to end
+    for option in OPTIONS:
+        if option.kind != "button":
+            default = option.default
+            if option.kind == "check":
+                default = "true" if default else "false"
+            p.send(f"setoption name {option.name} value {default}")
+    p.send("position startpos")
+    marker = f"reset-{next(_RESETS)}"
+    p.ask(marker, f"info string unknown command: {marker}", timeout=120)
+    p.ask("isready", "readyok", timeout=120)
+
+
+@pytest.fixture(scope="session")
+def _shared_pipe_holder():
+    holder = {}
+    yield holder
+    if "pipe" in holder:
+        holder["pipe"].close()
+
+
+@pytest.fixture
+def pipe(_shared_pipe_holder):
+    """The real executable on raw pipes, past `uci` and `isready`: one process for every
+    test that does not test start-up or shutdown, reset to a new game with default
+    options before each (a process that died is replaced)."""
+    p = _shared_pipe_holder.get("pipe")
+    if p is not None and p.proc.poll() is None:
+        try:
+            reset_pipe(p)
+        except (TimeoutError, EOFError, BrokenPipeError, OSError):
+            p.close()
+            p = None
+    else:
+        p = None
+    if p is None:
+        p = _started_pipe()
+        _shared_pipe_holder["pipe"] = p
+    yield p
+
+
+@pytest.fixture
+def fresh_pipe():
+    """An engine process of its own (start-up, shutdown and end-of-input tests)."""
+    p = _started_pipe()
     yield p
     p.close()

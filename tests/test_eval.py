@@ -192,11 +192,30 @@ def test_full_evaluation_is_colour_symmetric(fen):
     assert ev.side_terms(board.P, board.T, np.int64(0)) == ev.side_terms(mirror.P, mirror.T, np.int64(1))
 
 
-def _pst_plus_terms(board: Board) -> int:
-    """The full evaluation rebuilt from scratch sums and both sides' complete terms."""
-    white = ev.side_terms(board.P, board.T, np.int64(0))
-    black = ev.side_terms(board.P, board.T, np.int64(1))
-    mg, eg, phase = (int(x) for x in ev.scratch_sums(board.P, board.T))
+def reference_pesto(board: chess.Board):
+    """(mg, eg, phase), white's view, from python-chess's piece list and PeSTO's published
+    numbers as engine/pst.py transcribes them (values and tables printed rank 8 first;
+    black reads white's table mirrored): the data is shared, the arithmetic is not."""
+    from engine.pst import EG_TABLES, EG_VALUE, MG_TABLES, MG_VALUE, PHASE_INC
+    mg = eg = phase = 0
+    for sq, piece in board.piece_map().items():
+        kind = piece.piece_type - 1
+        printed = sq ^ 56 if piece.color == chess.WHITE else sq
+        sign = 1 if piece.color == chess.WHITE else -1
+        mg += sign * (MG_VALUE[kind] + MG_TABLES[kind][printed])
+        eg += sign * (EG_VALUE[kind] + EG_TABLES[kind][printed])
+        phase += PHASE_INC[kind]
+    return mg, eg, phase
+
+
+def _pst_plus_terms(fen: str) -> int:
+    """The full evaluation from independent parts: PeSTO's sums (reference_pesto) and both
+    sides' terms from the python-chess reference, tapered by the phase (capped at 24) and
+    rounded towards zero."""
+    board = chess.Board(fen)
+    white = reference_terms(board, chess.WHITE)
+    black = reference_terms(board, chess.BLACK)
+    mg, eg, phase = reference_pesto(board)
     mg += sum(white[0::2]) - sum(black[0::2])
     eg += sum(white[1::2]) - sum(black[1::2])
     phase = min(phase, 24)
@@ -204,16 +223,26 @@ def _pst_plus_terms(board: Board) -> int:
     return int(blend / 24)
 
 
+def test_pesto_sums_match_the_published_tables():
+    """The incremental sums and the recount from the mailbox against the published tables
+    (start position: material level, phase 24, and the published symmetry gives 0)."""
+    assert reference_pesto(chess.Board()) == (0, 0, 24)
+    for fen in EVAL_FENS:
+        board = Board(fen)
+        assert tuple(int(x) for x in ev.scratch_sums(board.P, board.T)) == \
+            reference_pesto(chess.Board(fen)), fen
+
+
 def test_full_evaluation_is_pst_plus_terms():
     """Also where the evaluation leaves out the end-game-only terms (at the full phase)."""
     board = Board(EVAL_FENS[4])
-    assert ev.evaluate_full_white(board.P, board.T) == _pst_plus_terms(board)
+    assert ev.evaluate_full_white(board.P, board.T) == _pst_plus_terms(EVAL_FENS[4])
     assert ev.evaluate_full_white(board.P, board.T) != ev.evaluate_white(board.P)
     phases = set()
     for fen in EVAL_FENS + sorted({case.fen for case in load_perft_suites()}):
         board = Board(fen)
-        phases.add(min(int(ev.scratch_sums(board.P, board.T)[2]), 24))
-        assert ev.evaluate_full_white(board.P, board.T) == _pst_plus_terms(board), fen
+        phases.add(min(reference_pesto(chess.Board(fen))[2], 24))
+        assert ev.evaluate_full_white(board.P, board.T) == _pst_plus_terms(fen), fen
     assert {0, 24} <= phases and len(phases) > 10
 
 

@@ -3,8 +3,6 @@ a position that got worse than two plies before is pruned harder, never less; qu
 computes the positional terms only when material and piece-square values do not already
 decide the stand-pat against the window. The fifth: the table's score, where its bound makes
 it the better guess, stands in for the static evaluation in the pruning decisions."""
-import math
-
 import numpy as np
 import pytest
 
@@ -141,23 +139,33 @@ def test_reverse_futility_prunes_to_its_depth_limit_and_no_further():
     assert nodes(RFP_MAX_DEPTH + 1) > 1
 
 
+# (depth, moves searched before) -> the logarithmic reduction 0.8 + ln(depth) ln(moves) / 2.4,
+# worked out by hand with a calculator, then rounded down: the tuned formula at a few points
+# (the formula's constants are tuning choices: a change to them changes these numbers).
+LMR_BY_HAND = {(3, 2): 1, (12, 2): 1, (5, 3): 1, (10, 10): 3, (6, 20): 3, (8, 30): 3,
+               (20, 40): 5, (3, 200): 3, (1, 63): 0, (2, 5): 1, (40, 1): 0}
+
+
 def test_futility_is_tested_at_the_late_move_reduced_depth():
     """A quiet move's futility test takes its logarithmic late-move reduction off the node's
     depth (none where late-move reductions do not apply, never below one ply), and the
     search's reductions start from the same formula."""
+    assert (LMR_BASE, LMR_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES) == (0.8, 2.4, 3, 2)
+    for (depth, searched), plies in LMR_BY_HAND.items():
+        assert late_move_reduction(depth, searched) == plies, (depth, searched)
+        applies = depth >= 3 and searched >= 2
+        expected = min(depth - 1, plies) if applies else 0
+        assert futility_reduction(depth, searched) == expected, (depth, searched)
+    assert futility_reduction(3, 200) == 2                   # capped: one ply is left
+    # Properties of the whole table (engine.search.LMR_TABLE): never negative, more
+    # depth or more moves searched never reduce less, and the futility depth stays >= 1.
+    table = np.array([[late_move_reduction(d, m) for m in range(1, MAX_MOVES + 1)]
+                      for d in range(1, MAX_PLY + 1)])
+    assert table.min() == 0
+    assert (np.diff(table, axis=0) >= 0).all() and (np.diff(table, axis=1) >= 0).all()
     for depth in range(1, 24):
         for searched in range(0, 64):
-            if depth < LMR_MIN_DEPTH or searched < LMR_MIN_MOVES:
-                expected = 0
-            else:
-                expected = min(depth - 1, int(LMR_BASE + math.log(depth) * math.log(searched)
-                                              / LMR_DIVISOR))
-            assert futility_reduction(depth, searched) == expected, (depth, searched)
-    # The reductions come from a table (engine.search.LMR_TABLE): every entry is the formula.
-    for depth in range(1, MAX_PLY + 1):
-        for searched in range(1, MAX_MOVES + 1):
-            assert late_move_reduction(depth, searched) == int(
-                LMR_BASE + math.log(depth) * math.log(searched) / LMR_DIVISOR), (depth, searched)
+            assert 0 <= futility_reduction(depth, searched) <= max(0, depth - 1)
     # Late moves of a depth-8 node are tested as at depth 5 or less: the old limit's depth.
     assert 8 - futility_reduction(8, 30) <= FUTILITY_MAX_DEPTH
 

@@ -5,7 +5,7 @@ import time
 import pytest
 
 from engine.driver import NEXT_ITERATION_GROWTH, Limits, Result, Searcher
-from engine.timeman import DEFAULT_MOVES_TO_GO, HARD_SHARE, Clock, budgets
+from engine.timeman import HARD_SHARE, Clock, budgets
 
 
 @pytest.mark.parametrize("clock_ms", [50, 150, 300, 1000, 10_000, 600_000])
@@ -107,18 +107,22 @@ def test_the_engine_raises_its_overhead_when_the_gui_clock_runs_faster():
     assert abs(engine.lag.overhead_ms(0) - LAG_FACTOR * 300) <= LAG_FACTOR * 1
 
 
-@pytest.mark.parametrize("clock_ms", [110, 130, 160])
-def test_a_low_clock_spends_less_than_its_increment(clock_ms):
+# Worked out by hand (overhead 100 ms, increment 10 ms, 40 moves to go): the clock holds
+# (clock - 100) / 10 increments of a reserve of 10, so 0.75 x 10 ms x that / 10 of the
+# increment is planned, on top of (clock - 100) / 40 ms. 110 ms: 0.25 + 0.75 = 1.0 ms;
+# 130 ms: 0.75 + 2.25 = 3.0 ms; 160 ms: 1.5 + 4.5 = 6.0 ms. All below the 7.5 ms
+# (three quarters of the increment) a full clock plans.
+@pytest.mark.parametrize("clock_ms,soft_ms", [(110, 1.0), (130, 3.0), (160, 6.0)])
+def test_a_low_clock_spends_less_than_its_increment(clock_ms, soft_ms):
     """Near the overhead the increment is not spent in full: whatever a move costs beyond
     the search comes out of it, and the reserve above the overhead stays."""
-    inc_ms, overhead = 10, 100
-    soft, hard = budgets(clock_ms, inc_ms, None, None, overhead)
-    left = (clock_ms - overhead) / 1000
-    assert soft < 0.75 * inc_ms / 1000
-    increment_part = 0.75 * (inc_ms / 1000) * left / (10 * inc_ms / 1000)
-    assert soft <= left / DEFAULT_MOVES_TO_GO + increment_part + 1e-12
+    soft, hard = budgets(clock_ms, 10, None, None, 100)
+    assert soft == pytest.approx(soft_ms / 1000)
+    assert soft < 0.0075
 
 
 def test_a_full_clock_spends_three_quarters_of_its_increment():
+    # 59.9 s left / 40 moves = 1.4975 s, plus 0.75 x 1 s of increment (59.9 increments
+    # held, far above the reserve of 10).
     soft, _ = budgets(60_000, 1000, None, None, 100)
-    assert soft == pytest.approx((60_000 - 100) / 1000 / DEFAULT_MOVES_TO_GO + 0.75)
+    assert soft == pytest.approx(2.2475)

@@ -255,6 +255,10 @@ def _jitted_roundtrip(tt, keys, out):
 
 @pytest.mark.parametrize("scheme", range(len(T.SCHEMES)))
 def test_python_and_jitted_callers_agree(scheme):
+    """The same stores from a jitted caller (literal arguments typed by numba) and from
+    Python leave the same slots. That the two agree says nothing of whether either is
+    right: every probe that finds a key is also checked against what was stored for that
+    key (the last store of it; keys here are distinct, so exactly the one store)."""
     rng = np.random.default_rng(scheme)
     keys = rng.integers(0, 2 ** 63, size=3000, dtype=np.int64).astype(np.uint64) * np.uint64(2)
     a = T.new_table(positions=1024, scheme=scheme)
@@ -265,9 +269,12 @@ def test_python_and_jitted_callers_agree(scheme):
     _jitted_roundtrip(a, keys, out)
     for i, k in enumerate(keys):
         store(b, k, move=i & 0xFFFF, score=i % 1000, depth=i % 30, bound=EXACT, size=i)
+    assert len(set(keys.tolist())) == len(keys)
     for i, k in enumerate(keys):
         found, move, score, depth, bound, size = probe(b, k)
         assert (int(found), move, score, size) == tuple(out[i]) or not found and out[i, 0] == 0
+        if found:     # the oracle: what was stored for this key, field by field
+            assert (move, score, depth, bound, size) == (i & 0xFFFF, i % 1000, i % 30, EXACT, i)
     assert np.array_equal(a.slots, b.slots)
     assert out[:, 0].sum() > 0
 

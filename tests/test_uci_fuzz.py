@@ -43,11 +43,42 @@ class Output(io.TextIOBase):
         raise TimeoutError(prefix)
 
 
-@pytest.fixture(scope="module")
-def loop():
+def _new_loop():
     out = Output()
     uci = UciLoop(out=out, err=io.StringIO())
     uci.handle("isready")
+    return uci, out
+
+
+@pytest.fixture(scope="module")
+def loop():
+    """One loop for the module (loading it costs seconds); `_reset` makes every example
+    start from the same state."""
+    return {"loop": _new_loop()}
+
+
+def _reset(holder):
+    """A new game, every option at its default, the start position, `readyok`: an example
+    must not inherit what the one before it set (a Hash, a MultiPV, a search). A loop whose
+    engine failed is replaced."""
+    from engine.options import OPTIONS
+    uci, out = holder["loop"]
+    try:
+        uci.handle("stop")
+        uci.engine.wait()
+    except RuntimeError:          # the engine failed to load: start another loop
+        holder["loop"] = uci, out = _new_loop()
+    uci.handle("ucinewgame")
+    for option in OPTIONS:
+        if option.kind != "button":
+            value = option.default
+            if option.kind == "check":
+                value = "true" if value else "false"
+            uci.handle(f"setoption name {option.name} value {value}")
+    uci.handle("position startpos")
+    start = len(out.lines)
+    uci.handle("isready")
+    out.wait_for("readyok", start)
     return uci, out
 
 
@@ -77,7 +108,7 @@ def test_parse_go_never_refuses(tokens):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(st.lists(TOKEN, min_size=1, max_size=8).map(" ".join), min_size=1, max_size=6))
 def test_random_lines_keep_the_position_and_the_loop(loop, lines):
-    uci, out = loop
+    uci, out = _reset(loop)
     uci.handle("position startpos moves e2e4 c7c5")
     expected = chess.Board()
     expected.push_uci("e2e4")

@@ -16,11 +16,34 @@ from tests.uci_pipe import ROOT, UciPipe
 ENGINE_CMD = [sys.executable, str(ROOT / "uci_main.py")]
 
 
+HANG_GUARD = 120      # seconds: only a hang takes this long
+
+
+@pytest.fixture(scope="module")
+def _shared_engine():
+    holder = {}
+    yield holder
+    if "engine" in holder:
+        holder["engine"].quit()
+
+
 @pytest.fixture
-def engine():
-    eng = chess.engine.SimpleEngine.popen_uci(ENGINE_CMD, timeout=120)
+def engine(_shared_engine):
+    """python-chess's SimpleEngine on the real executable: one process for the module,
+    every option set back to its default before each test (a process that died is
+    replaced)."""
+    eng = _shared_engine.get("engine")
+    if eng is not None:
+        try:
+            eng.configure({name: option.default for name, option in eng.options.items()
+                           if not option.is_managed() and option.type != "button"})
+            eng.ping()
+        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
+            eng = None
+    if eng is None:
+        eng = chess.engine.SimpleEngine.popen_uci(ENGINE_CMD, timeout=120)
+        _shared_engine["engine"] = eng
     yield eng
-    eng.quit()
 
 
 # -- python-chess as the GUI ---------------------------------------------------------------
@@ -60,9 +83,23 @@ def test_multipv(engine):
     assert scores == sorted(scores, reverse=True)
 
 
+def test_self_play_game_on_a_clock_that_does_not_run(engine):
+    """Twenty plies of clock searches (`go wtime btime winc binc`), each on the same 2 s +
+    0.02 s for both sides: every answer legal, whatever the machine's load. The clock the
+    engine is given does not run down, so no move can be late."""
+    board = chess.Board()
+    limit = chess.engine.Limit(white_clock=2.0, black_clock=2.0, white_inc=0.02, black_inc=0.02)
+    while not board.is_game_over(claim_draw=True) and board.ply() < 20:
+        result = engine.play(board, limit)
+        assert result.move in board.legal_moves
+        board.push(result.move)
+
+
+@pytest.mark.slow
 def test_self_play_game_with_clock(engine):
-    """Forty plies on a 10 s + 0.1 s clock: the engine plans about 0.4 s a move, so even a
-    machine loaded several times over leaves it far from losing on time."""
+    """Forty plies on a 10 s + 0.1 s clock that runs: the engine plans about 0.4 s a move,
+    so even a machine loaded several times over leaves it far from losing on time (real
+    time: in the slow run only)."""
     board = chess.Board()
     clock = {chess.WHITE: 10.0, chess.BLACK: 10.0}
     increment = 0.1
@@ -102,7 +139,35 @@ def test_book_moves_from_polyglot_file(engine):
 
 
 # -- raw pipes -----------------------------------------------------------------------------
+_UCI_WITHOUT_NUMBA = """
+import io, sys
+sys.path.insert(0, {root!r})
+from engine.uci import UciLoop
+class Quiet:                       # the loop's plumbing without its loader thread
+    out = io.StringIO()
+    def send(self, line):
+        self.out.write(line + "\\n")
+UciLoop.cmd_uci(Quiet(), [])
+lines = Quiet.out.getvalue().splitlines()
+print(lines[0], "|", lines[-1], "|", "numba" in sys.modules, "|", "engine.search" in sys.modules)
+"""
+
+
+def test_uci_is_answered_without_loading_numba():
+    """`uci` is answered before anything heavy is imported (it then costs no compile, cold
+    or warm): the protocol module and the answer to `uci` import neither numba nor the
+    kernels. A check of what is imported, not of how long it takes."""
+    import subprocess
+    out = subprocess.run([sys.executable, "-c", _UCI_WITHOUT_NUMBA.format(root=str(ROOT))],
+                         capture_output=True, text=True, timeout=HANG_GUARD, check=True).stdout
+    first, last, numba_loaded, kernels_loaded = (part.strip() for part in out.split("|"))
+    assert first.startswith("id name TwoBig") and last == "uciok"
+    assert numba_loaded == "False" and kernels_loaded == "False"
+
+
+@pytest.mark.slow
 def test_uciok_fast_on_cold_cache():
+    """Real time on a cold cache (the kernels compile for 25 s and more): slow run only."""
     with tempfile.TemporaryDirectory() as empty:
         env = dict(os.environ, TWOBIG_CACHE_DIR=empty)
         p = UciPipe(env=env)
@@ -238,18 +303,139 @@ def test_no_legal_move_gives_bestmove_none(pipe):
     assert pipe.ask("go depth 3", "bestmove")[-1] == "bestmove (none)"
 
 
-def test_quit_mid_search_exits(pipe):
-    pipe.send("go infinite")
+def test_quit_mid_search_exits(fresh_pipe):
+    fresh_pipe.send("go infinite")
     time.sleep(0.5)
-    pipe.send("quit")
-    assert pipe.proc.wait(timeout=60) == 0
+    fresh_pipe.send("quit")
+    assert fresh_pipe.proc.wait(timeout=60) == 0
 
 
-def test_eof_exits_cleanly(pipe):
-    pipe.send("position startpos moves d2d4")
-    pipe.proc.stdin.close()
-    assert pipe.proc.wait(timeout=10) == 0
-    assert "Traceback" not in pipe.proc.stderr.read()
+def test_eof_exits_cleanly(fresh_pipe):
+    fresh_pipe.send("position startpos moves d2d4")
+    fresh_pipe.proc.stdin.close()
+    assert fresh_pipe.proc.wait(timeout=HANG_GUARD) == 0
+    assert "Traceback" not in fresh_pipe.proc.stderr.read()
+
+
+def test_end_of_input_lets_a_bounded_search_finish_and_answer(fresh_pipe):
+    """A script piped into the engine ends with its `go`: the search runs to its limit
+    (depth 12, a few hundred ms warm; the end of input is read within a millisecond of
+    the go) and its bestmove is printed before the process exits."""
+    fresh_pipe.send("position startpos moves e2e4")
+    fresh_pipe.send("go depth 12")
+    fresh_pipe.proc.stdin.close()
+    lines = fresh_pipe.read_until(lambda l: l.startswith("bestmove"), timeout=HANG_GUARD)
+    assert any(l.startswith("info depth 12 ") for l in lines)
+    after_e4 = chess.Board()
+    after_e4.push_uci("e2e4")
+    assert chess.Move.from_uci(lines[-1].split()[1]) in after_e4.legal_moves
+    assert fresh_pipe.proc.wait(timeout=HANG_GUARD) == 0
+
+
+def test_end_of_input_stops_an_infinite_search(fresh_pipe):
+    fresh_pipe.send("position startpos")
+    fresh_pipe.send("go infinite")
+    fresh_pipe.proc.stdin.close()
+    lines = fresh_pipe.read_until(lambda l: l.startswith("bestmove"), timeout=HANG_GUARD)
+    assert lines[-1].split()[1] in LEGAL_AT_START
+    assert fresh_pipe.proc.wait(timeout=HANG_GUARD) == 0
+
+
+def test_ponderhit_puts_the_search_on_the_clock(pipe):
+    """After `go ponder` with a clock, `ponderhit` makes the search a clock search: the
+    bestmove comes by itself, without `stop` (2 s on the clock plans about 50 ms). Not a
+    quick mate: nothing but the clock can end this search."""
+    pipe.send("position startpos moves e2e4 e7e5")
+    pipe.send("go ponder wtime 2000 btime 2000 winc 0 binc 0")
+    with pytest.raises(TimeoutError):          # pondering: no answer until told
+        pipe.read_until(lambda l: l.startswith("bestmove"), timeout=1.0)
+    pipe.send("ponderhit")
+    lines = pipe.read_until(lambda l: l.startswith("bestmove"), timeout=HANG_GUARD)
+    board = chess.Board()
+    for move in ("e2e4", "e7e5"):
+        board.push_uci(move)
+    assert chess.Move.from_uci(lines[-1].split()[1]) in board.legal_moves
+    pipe.ask("isready", "readyok", timeout=HANG_GUARD)
+
+
+def test_currmove_is_reported_during_a_long_search(pipe):
+    """After the first second a search reports the root move it is on."""
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+    pipe.send(f"position fen {fen}")
+    pipe.send("go infinite")
+    lines = pipe.read_until(lambda l: l.startswith("info currmove"), timeout=HANG_GUARD)
+    pipe.ask("stop", "bestmove", timeout=HANG_GUARD)
+    words = lines[-1].split()
+    assert words[0:2] == ["info", "currmove"] and words[3] == "currmovenumber"
+    legal = list(chess.Board(fen).legal_moves)
+    assert chess.Move.from_uci(words[2]) in legal
+    assert 1 <= int(words[4]) <= len(legal)
+    assert words[5] == "nodes" and int(words[6]) > 0
+
+
+def test_debug_log_file_records_both_directions(pipe, tmp_path):
+    log = tmp_path / "uci.log"
+    pipe.send(f"setoption name Debug Log File value {log}")
+    pipe.send("position startpos")
+    lines = pipe.ask("go depth 3", "bestmove", timeout=HANG_GUARD)
+    pipe.ask("isready", "readyok", timeout=HANG_GUARD)
+    text = log.read_text()
+    assert "<< go depth 3" in text
+    assert f">> {lines[-1]}" in text
+    assert ">> readyok" in text
+    pipe.send("setoption name Debug Log File value <empty>")
+    pipe.ask("isready", "readyok", timeout=HANG_GUARD)
+    size = log.stat().st_size
+    pipe.ask("go depth 2", "bestmove", timeout=HANG_GUARD)
+    assert log.stat().st_size == size                   # off again
+
+
+def test_debug_on_sends_tracebacks_to_stderr_only():
+    """A command that fails is answered with an info string; with `debug on` its
+    traceback also goes to stderr (never to stdout), with `debug off` nowhere."""
+    import io
+    from engine.uci import UciLoop
+    out, err = io.StringIO(), io.StringIO()
+    loop = UciLoop(out=out, err=err)
+
+    def broken(args):
+        raise RuntimeError("board display broke")
+
+    loop.cmd_d = broken
+    loop.handle("d")
+    assert "info string error in 'd': board display broke" in out.getvalue()
+    assert err.getvalue() == ""
+    loop.handle("debug on")
+    loop.handle("d")
+    assert "Traceback" in err.getvalue() and "board display broke" in err.getvalue()
+    assert "Traceback" not in out.getvalue()
+    loop.handle("debug off")
+    before = err.getvalue()
+    loop.handle("d")
+    assert err.getvalue() == before
+
+
+@pytest.mark.parametrize("book", ["missing", "not a book", pytest.param("directory", marks=pytest.mark.xfail(
+    strict=True, reason="a BookFile naming a directory reads as an empty book: python-chess "
+    "opens a directory without an error, so engine/facade.py _book_move (which reports only "
+    "OSError) says nothing"))])
+def test_a_bad_book_file_is_reported_and_the_engine_searches(pipe, tmp_path, book):
+    path = {"missing": tmp_path / "no" / "such.bin", "directory": tmp_path,
+            "not a book": tmp_path / "notes.txt"}[book]
+    if book == "not a book":
+        path.write_text("these are not polyglot entries\n" * 10)
+    pipe.send("setoption name OwnBook value true")
+    pipe.send(f"setoption name BookFile value {path}")
+    pipe.send("position startpos")
+    lines = pipe.ask("go depth 3", "bestmove", timeout=HANG_GUARD)
+    assert lines[-1].split()[1] in LEGAL_AT_START
+    assert any(l.startswith("info depth 3 ") for l in lines)       # it searched
+    assert not any("search failed" in l for l in lines)
+    if book != "not a book":
+        assert any(l.startswith("info string cannot read BookFile") for l in lines)
+    pipe.ask("isready", "readyok", timeout=HANG_GUARD)
+    lines = pipe.ask("go depth 2", "bestmove", timeout=HANG_GUARD)    # and goes on
+    assert lines[-1].split()[1] in LEGAL_AT_START
 
 
 def test_eval_and_bench_commands(pipe):
