@@ -1,107 +1,21 @@
 """Tables, plots and the thesis-versus-TwoBig comparison for scripts/tt_experiments.py.
 
-Scheme differences come with a paired bootstrap over the test positions
-(`paired_bootstrap`): the positions are resampled with replacement, both schemes' totals
-are taken over the same resampled positions, and the 2.5% and 97.5% quantiles of the ratio
-give a 95% interval for the percent difference. A difference whose interval includes 0 is
-reported as "within noise". Rows written before per-position counts were kept have no
-interval. The resampling is seeded, so the report is the same on every rebuild.
+Scheme differences come with the paired bootstrap of lab/statistics.py; rows written before
+per-position counts were kept have no interval.
 """
-import functools
 import math
 import os
 from collections import defaultdict
 from pathlib import Path
-from typing import NamedTuple, Optional
+from typing import Optional
 
-import numpy as np
+from lab.reproduction import Grid, doubling_size, write as write_claims
+from lab.statistics import RESAMPLES, SCHEMES, TWO_LEVEL, as_number, compare, format_k
 
-SCHEMES = ["DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TwoDEEP", "TwoBig1"]
-ONE_LEVEL = ["DEEP", "NEW", "OLD", "BIG1", "BIGALL"]
-TWO_LEVEL = ["TwoDEEP", "TwoBig1"]
 USES = ["none", "move", "score", "exact", "bounds", "full"]
 USE_LABEL = {"none": "no table", "move": "move only", "score": "score only",
              "exact": "exact scores only", "bounds": "bounds only", "full": "move and score"}
-METRICS = {"nodes": "per_position", "thesis_nodes": "per_position_thesis"}
 METRIC_NAME = {"nodes": "all nodes", "thesis_nodes": "interior + horizon leaves"}
-RESAMPLES = 10_000
-BOOTSTRAP_SEED = 20_240_616
-CONFIDENCE = 0.95
-
-
-def _num(value):
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return math.nan
-
-
-# -- paired bootstrap ------------------------------------------------------------------------
-class Difference(NamedTuple):
-    """`other` against `base` over the same positions: 100 * (sum(other) / sum(base) - 1)
-    and its bootstrap interval (percent)."""
-    percent: float
-    low: float
-    high: float
-
-    @property
-    def within_noise(self) -> bool:
-        return self.low <= 0.0 <= self.high
-
-    def text(self, digits: int = 1) -> str:
-        note = ", within noise" if self.within_noise else ""
-        return (f"{self.percent:+.{digits}f}% [{self.low:+.{digits}f}, "
-                f"{self.high:+.{digits}f}]{note}")
-
-
-@functools.lru_cache(maxsize=32)
-def _resample_counts(n: int, resamples: int, seed: int) -> np.ndarray:
-    """How often each of n positions is drawn in each resample: (resamples, n) counts of
-    n draws with replacement (a multinomial), so that a resampled total is one dot product."""
-    rng = np.random.default_rng(seed)
-    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).astype(np.float64)
-    counts.flags.writeable = False
-    return counts
-
-
-def paired_bootstrap(base, other, resamples: int = RESAMPLES, seed: int = BOOTSTRAP_SEED,
-                     confidence: float = CONFIDENCE) -> Difference:
-    """Percent difference of the total of `other` against the total of `base`, two arrays
-    of per-position counts of the same positions in the same order, with a `confidence`
-    interval from `resamples` paired bootstrap resamples of the positions (seeded).
-
-    Raises ValueError for arrays of different or zero length, or a zero base total."""
-    base = np.asarray(base, dtype=np.float64)
-    other = np.asarray(other, dtype=np.float64)
-    if base.ndim != 1 or base.shape != other.shape or base.size == 0:
-        raise ValueError(f"need two equally long lists of counts, got {base.shape} and {other.shape}")
-    if base.sum() <= 0:
-        raise ValueError("the base total is zero")
-    counts = _resample_counts(base.size, int(resamples), int(seed))
-    base_totals = counts @ base
-    ratios = (counts @ other) / np.where(base_totals > 0, base_totals, np.nan)
-    tail = (1.0 - confidence) / 2.0
-    low, high = np.nanquantile(ratios, [tail, 1.0 - tail])
-    point = other.sum() / base.sum()
-    return Difference(100.0 * (point - 1.0), 100.0 * (low - 1.0), 100.0 * (high - 1.0))
-
-
-def per_position(row, metric: str = "nodes") -> Optional[np.ndarray]:
-    """A row's per-position counts of `metric` ("nodes" or "thesis_nodes"), None if the row
-    has none (rows of older runs)."""
-    text = (row.get(METRICS[metric]) or "").strip() if row else ""
-    if not text:
-        return None
-    return np.array(text.split(), dtype=np.float64)
-
-
-def compare(base_row, other_row, metric: str = "nodes") -> Optional[Difference]:
-    """`other_row` against `base_row` (the same positions) with its interval; None where
-    either row lacks per-position counts."""
-    a, b = per_position(base_row, metric), per_position(other_row, metric)
-    if a is None or b is None or a.shape != b.shape:
-        return None
-    return paired_bootstrap(a, b)
 
 
 def _index(rows, experiment, seeded: bool = False):
@@ -121,15 +35,11 @@ def _index(rows, experiment, seeded: bool = False):
     return out
 
 
-def _fmt_k(k):
-    return f"{k}K" if k < 1024 else f"{k // 1024}M"
-
-
 def _size_axis(ax, sizes):
     """Thesis-style x axis: table size on a log2 scale."""
     ax.set_xscale("log", base=2)
     ax.set_xticks(sizes)
-    ax.set_xticklabels([_fmt_k(s) for s in sizes])
+    ax.set_xticklabels([format_k(s) for s in sizes])
     ax.set_xlabel("table size (positions)")
     ax.grid(True, alpha=0.3)
 
@@ -160,7 +70,7 @@ def _plot_schemes(cell, sizes, title, path, metric, none_row=None, floor=0.0):
         if not points:
             continue
         style = "-o" if scheme in TWO_LEVEL else "--."
-        ax.plot([p[0] for p in points], [_num(p[1].get(metric)) / 1e6 for p in points], style,
+        ax.plot([p[0] for p in points], [as_number(p[1].get(metric)) / 1e6 for p in points], style,
                 label=scheme)
         if scheme == "TwoBig1":
             continue
@@ -178,7 +88,7 @@ def _plot_schemes(cell, sizes, title, path, metric, none_row=None, floor=0.0):
             right.errorbar(xs, ys, yerr=errors, fmt=style[-1] if style[-1] == "o" else ".",
                            capsize=2, label=scheme)
     if none_row is not None:
-        ax.axhline(_num(none_row.get(metric)) / 1e6, color="k", linestyle=":", label="no table")
+        ax.axhline(as_number(none_row.get(metric)) / 1e6, color="k", linestyle=":", label="no table")
     if floor > 0:
         right.axhspan(-floor, floor, color="0.85", label="key-set noise")
     right.axhline(0, color="k", linewidth=0.8)
@@ -202,17 +112,17 @@ def _plot_uses(cells, sizes, title, path):
             row = cells.get(("TwoBig1", size, use, 64))
             if row:
                 xs.append(size)
-                ys.append(_num(row["nodes"]) / 1e6)
+                ys.append(as_number(row["nodes"]) / 1e6)
         if xs:
             ax.plot(xs, ys, "-o", label=USE_LABEL[use])
     if none:
-        ax.axhline(_num(none[0]["nodes"]) / 1e6, color="k", linestyle=":", label="no table")
+        ax.axhline(as_number(none[0]["nodes"]) / 1e6, color="k", linestyle=":", label="no table")
     _finish(fig, ax, sizes, title, path)
 
 
 def _cell_values(cell, size, metric):
-    return {s: _num(cell[(s, size, "full", 64)].get(metric)) for s in SCHEMES
-            if (s, size, "full", 64) in cell and not math.isnan(_num(cell[(s, size, "full", 64)].get(metric)))}
+    return {s: as_number(cell[(s, size, "full", 64)].get(metric)) for s in SCHEMES
+            if (s, size, "full", 64) in cell and not math.isnan(as_number(cell[(s, size, "full", 64)].get(metric)))}
 
 
 def _scheme_table(cell, sizes, metric):
@@ -236,7 +146,7 @@ def _scheme_table(cell, sizes, metric):
             diff = compare(cell[(rival, size, "full", 64)], cell[("TwoBig1", size, "full", 64)], metric)
             pct = (values["TwoBig1"] - others[rival]) / others[rival] * 100
             versus = f"{rival}: " + (diff.text() if diff else f"{pct:+.1f}%")
-        lines.append(f"| {_fmt_k(size)} | " + " | ".join(
+        lines.append(f"| {format_k(size)} | " + " | ".join(
             (f"**{values[s] / 1e6:.2f}M**" if values.get(s) == best else f"{values[s] / 1e6:.2f}M")
             if s in values else "" for s in SCHEMES) + f" | {spread_text} | {versus} |")
     return lines
@@ -244,8 +154,6 @@ def _scheme_table(cell, sizes, metric):
 
 def _section_schemes(rows, out_dir, lines):
     """Section 1: a table (both counts) and a plot per (test set, stamping, depth)."""
-    from lab.reproduction import Grid, doubling_size
-
     grid = Grid(rows)
     schemes = _index(rows, "schemes")
     no_table = _index(rows, "no_table")
@@ -264,7 +172,7 @@ def _section_schemes(rows, out_dir, lines):
         lines += [f"### {test_set}, depth {depth}, time stamping {'on' if stamping else 'off'}", ""]
         lines += _scheme_table(cell, sizes, "nodes") + [""]
         metric = "nodes"
-        if any(_num(r.get("thesis_nodes")) > 0 for r in cell.values()):
+        if any(as_number(r.get("thesis_nodes")) > 0 for r in cell.values()):
             metric = "thesis_nodes"
             lines += ["The thesis' count (interior nodes + horizon leaves):", ""]
             lines += _scheme_table(cell, sizes, "thesis_nodes") + [""]
@@ -297,7 +205,7 @@ def _section_uses(rows, out_dir, lines):
     for (test_set, stamping, depth), cells in sorted(uses.items()):
         sizes = sorted({k[1] for k in cells if k[2] != "none"})
         none = [r for r in cells.values() if r["use"] == "none"]
-        base = _num(none[0]["nodes"]) if none else math.nan
+        base = as_number(none[0]["nodes"]) if none else math.nan
         lines += [f"### {test_set}, depth {depth} (TwoBig1, time stamping); no table: {base / 1e6:.2f}M nodes", "",
                   "| size | " + " | ".join(USE_LABEL[u] for u in USES[1:]) + " |",
                   "|---|" + "---|" * (len(USES) - 1)]
@@ -306,19 +214,19 @@ def _section_uses(rows, out_dir, lines):
             for use in USES[1:]:
                 row = cells.get(("TwoBig1", size, use, 64))
                 if row:
-                    nodes = _num(row["nodes"])
+                    nodes = as_number(row["nodes"])
                     diff = compare(none[0], row) if none else None
                     pct = (nodes - base) / base * 100
                     cols.append(f"{nodes / 1e6:.2f}M ({diff.text(0) if diff else f'{pct:+.0f}%'})")
                 else:
                     cols.append("")
-            lines.append(f"| {_fmt_k(size)} | " + " | ".join(cols) + " |")
+            lines.append(f"| {format_k(size)} | " + " | ".join(cols) + " |")
         cut = [r for r in cells.values() if r["use"] == "full"]
         if cut:
             r = max(cut, key=lambda r: int(r["positions_k"]))
-            lines += ["", f"Full table at {_fmt_k(int(r['positions_k']))}: probes {int(_num(r['probes'])):,}, "
-                      f"hits {int(_num(r['hits'])):,}, cut-offs by exact scores {int(_num(r['cut_exact'])):,}, "
-                      f"by lower bounds {int(_num(r['cut_lower'])):,}, by upper bounds {int(_num(r['cut_upper'])):,}."]
+            lines += ["", f"Full table at {format_k(int(r['positions_k']))}: probes {int(as_number(r['probes'])):,}, "
+                      f"hits {int(as_number(r['hits'])):,}, cut-offs by exact scores {int(as_number(r['cut_exact'])):,}, "
+                      f"by lower bounds {int(as_number(r['cut_lower'])):,}, by upper bounds {int(as_number(r['cut_upper'])):,}."]
         lines.append("")
         png = f"move_score_{test_set}_d{depth}.png"
         try:
@@ -359,12 +267,12 @@ def _section_npv(rows, lines):
                     cols.append("")
                     continue
                 diff = compare(one, row, "thesis_nodes") if one else None
-                used = _num(row.get("line_moves"))
-                cols.append(f"{_num(row['thesis_nodes']) / 1e6:.2f}M"
+                used = as_number(row.get("line_moves"))
+                cols.append(f"{as_number(row['thesis_nodes']) / 1e6:.2f}M"
                             + (f" ({diff.text()})" if diff else "")
                             + (f", ancestor moves {int(used):,}" if not math.isnan(used) else ""))
-            lines.append(f"| {_fmt_k(size)} | "
-                         + (f"{_num(one['thesis_nodes']) / 1e6:.2f}M" if one else "") + " | "
+            lines.append(f"| {format_k(size)} | "
+                         + (f"{as_number(one['thesis_nodes']) / 1e6:.2f}M" if one else "") + " | "
                          + " | ".join(cols) + " |")
         lines.append("")
 
@@ -382,12 +290,12 @@ def _section_collisions(rows, lines):
     for (test_set, stamping, depth), cells in sorted(_index(rows, "collisions").items()):
         for (scheme, size, use, bits), r in sorted(cells.items(), key=lambda kv: kv[0][1]):
             distinct = r.get("distinct")
-            m_total = _num(distinct) if distinct not in (None, "") else \
-                _num(r["filled"]) + _num(r["collisions"])
-            expected = _num(r.get("expected_collisions"))   # equation 2.2 per search, summed
+            m_total = as_number(distinct) if distinct not in (None, "") else \
+                as_number(r["filled"]) + as_number(r["collisions"])
+            expected = as_number(r.get("expected_collisions"))   # equation 2.2 per search, summed
             star = "" if distinct not in (None, "") else "*"
-            lines.append(f"| {_fmt_k(size)} | {depth} | {int(_num(r['collisions'])):,} | {int(m_total):,}{star} | "
-                         f"{expected:,.0f} | {_num(r['collisions']) / max(expected, 1e-9):.2f} |")
+            lines.append(f"| {format_k(size)} | {depth} | {int(as_number(r['collisions'])):,} | {int(m_total):,}{star} | "
+                         f"{expected:,.0f} | {as_number(r['collisions']) / max(expected, 1e-9):.2f} |")
     from lab.experiments import thesis_worked_example
     ex = thesis_worked_example()
     lines += ["", "The thesis' worked example (216 million positions stored), recomputed exactly: "
@@ -403,9 +311,9 @@ def _section_collisions(rows, lines):
               "| key bits | size | hash bits | probes | wrong-position hits | refused moves |", "|---|---|---|---|---|---|"]
     for (test_set, stamping, depth), cells in sorted(_index(rows, "type1").items()):
         for (scheme, size, use, bits), r in sorted(cells.items(), key=lambda kv: (kv[0][3], kv[0][1])):
-            hash_bits = bits + int(math.log2(_num(r["entries"])))
-            lines.append(f"| {bits} | {_fmt_k(size)} | {hash_bits} | {int(_num(r['probes'])):,} | "
-                         f"{int(_num(r['type1'])):,} | {int(_num(r['type1_caught'])):,} |")
+            hash_bits = bits + int(math.log2(as_number(r["entries"])))
+            lines.append(f"| {bits} | {format_k(size)} | {hash_bits} | {int(as_number(r['probes'])):,} | "
+                         f"{int(as_number(r['type1'])):,} | {int(as_number(r['type1_caught'])):,} |")
     lines.append("")
 
 
@@ -431,15 +339,15 @@ def _section_noise(rows, lines):
         totals = {}
         for scheme, size in sorted({(k[0], k[1]) for k in cells}, key=lambda k: (k[1], SCHEMES.index(k[0]))):
             reference = base_cell.get((scheme, size, "full", 64))
-            values = [_num(reference["nodes"])] if reference else []
-            by_seed = [_num(cells[(scheme, size, "full", 64, s)]["nodes"]) if (scheme, size, "full", 64, s) in cells
+            values = [as_number(reference["nodes"])] if reference else []
+            by_seed = [as_number(cells[(scheme, size, "full", 64, s)]["nodes"]) if (scheme, size, "full", 64, s) in cells
                        else math.nan for s in seeds]
             values += [v for v in by_seed if not math.isnan(v)]
             totals[(scheme, size)] = ([reference] if reference else [None]) + \
                 [cells.get((scheme, size, "full", 64, s)) for s in seeds]
             mean = sum(values) / len(values)
             spread = (max(values) - min(values)) / mean * 100
-            lines.append(f"| {_fmt_k(size)} | {scheme} | "
+            lines.append(f"| {format_k(size)} | {scheme} | "
                          + (f"{values[0] / 1e6:.3f}M" if reference else "") + " | "
                          + " | ".join(f"{v / 1e6:.3f}M" if not math.isnan(v) else "" for v in by_seed)
                          + f" | {mean / 1e6:.3f}M | {spread:.2f}% |")
@@ -451,15 +359,13 @@ def _section_noise(rows, lines):
                 diffs = []
                 for mine, theirs in zip(totals[("TwoBig1", size)], totals[(scheme, size)]):
                     if mine and theirs:
-                        diffs.append((_num(mine["nodes"]) - _num(theirs["nodes"])) / _num(theirs["nodes"]) * 100)
+                        diffs.append((as_number(mine["nodes"]) - as_number(theirs["nodes"])) / as_number(theirs["nodes"]) * 100)
                 if diffs:
                     sign = ("always fewer nodes" if max(diffs) < 0 else "always more nodes" if min(diffs) > 0
                             else "the sign depends on the keys")
-                    lines.append(f"- {_fmt_k(size)}, vs {scheme}: " + ", ".join(f"{d:+.2f}%" for d in diffs)
+                    lines.append(f"- {format_k(size)}, vs {scheme}: " + ", ".join(f"{d:+.2f}%" for d in diffs)
                                  + f" ({sign})")
             lines.append("")
-    from lab.reproduction import Grid
-
     floor = Grid(rows).floor("nodes")
     lines += [f"Noise floor: the key set alone moved a cell's total by up to {floor:.2f}% "
               "(largest spread above).", ""]
@@ -488,8 +394,6 @@ def write_report(rows, out_dir: Path, quick: bool, claims_path: Optional[Path] =
     _section_npv(rows, lines)
     _section_collisions(rows, lines)
     _section_noise(rows, lines)
-    from lab.reproduction import write as write_claims
-
     claims = Path(claims_path) if claims_path else out_dir / "claims.md"
     write_claims(rows, claims, out_dir)
     link = os.path.relpath(claims, out_dir)

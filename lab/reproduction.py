@@ -21,8 +21,8 @@ from typing import Callable, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from lab.experiments_report import (ONE_LEVEL, SCHEMES, TWO_LEVEL, Difference, _fmt_k, _num,
-                                    paired_bootstrap, per_position)
+from lab.statistics import (ONE_LEVEL, SCHEMES, TWO_LEVEL, Difference, format_k, as_number,
+                            paired_bootstrap, per_position)
 
 METRICS = ("thesis_nodes", "nodes")
 METRIC_LABEL = {"thesis_nodes": "interior + horizon leaves", "nodes": "all nodes"}
@@ -70,7 +70,7 @@ class Grid:
         values = self.counts(row, metric, subset)
         if values is not None:
             return float(values.sum())
-        return _num(row.get(metric)) if row is not None and subset is None else math.nan
+        return as_number(row.get(metric)) if row is not None and subset is None else math.nan
 
     def diff(self, base, other, metric, subset=None) -> Optional[Difference]:
         a, b = self.counts(base, metric, subset), self.counts(other, metric, subset)
@@ -87,11 +87,11 @@ class Grid:
             for r in self.rows:
                 if r["experiment"] == "noise":
                     groups[(r["test_set"], r["scheme"], r["positions_k"], r["stamping"],
-                            r["depth"])].append(_num(r.get(metric)))
+                            r["depth"])].append(as_number(r.get(metric)))
             spread = 0.0
             for (test_set, scheme, size, stamping, depth), values in groups.items():
                 base = self.row("schemes", test_set, scheme, size, stamping == "True", int(depth))
-                values = values + ([_num(base.get(metric))] if base else [])
+                values = values + ([as_number(base.get(metric))] if base else [])
                 values = [v for v in values if not math.isnan(v)]
                 if len(values) > 1:
                     spread = max(spread, (max(values) - min(values)) / np.mean(values) * 100)
@@ -162,7 +162,7 @@ def _usable(grid: Grid, rows, metric) -> bool:
 
 
 def _label(stamping, size):
-    return f"{_fmt_k(size)}{' ts' if stamping else ''}"
+    return f"{format_k(size)}{' ts' if stamping else ''}"
 
 
 def twobig_best(grid, metric, test_set="middle", depth=None):
@@ -335,7 +335,7 @@ def spread_big(grid, metric):
         got = _spread(grid, metric, size)
         if got:
             best, worst, d = got
-            parts.append(f"{_fmt_k(size)}: {_pct(d)} ({worst} vs {best})")
+            parts.append(f"{format_k(size)}: {_pct(d)} ({worst} vs {best})")
             ok &= d is not None and d.percent <= 5
     if not parts:
         return NOT_RUN
@@ -350,7 +350,7 @@ def twodeep_vs_deep(grid, metric):
         b = grid.row("schemes", "middle", "TwoDEEP", size, False, depth)
         d = grid.diff(a, b, metric)
         if d is not None:
-            parts.append(f"{_fmt_k(size)}: {_pct(d)}")
+            parts.append(f"{format_k(size)}: {_pct(d)}")
             inside += -10.5 <= d.percent <= -4.5
             negative += d.percent < 0
     if not parts:
@@ -417,8 +417,8 @@ def doubling_size(grid, metric, test_set, depth, stamping, scheme="TwoBig1"):
         if sizes[i + 1] != 2 * sizes[i]:
             return None        # not a doubling series (the quick grid's sizes step by 4)
         if (totals[i] - totals[i + 1]) / totals[i] < 0.01:
-            return f"<={_fmt_k(sizes[i])}" if i == 0 else _fmt_k(sizes[i])
-    return f">={_fmt_k(sizes[-1])}"
+            return f"<={format_k(sizes[i])}" if i == 0 else format_k(sizes[i])
+    return f">={format_k(sizes[-1])}"
 
 
 THESIS_DOUBLING_MIDDLE = {3: "<=8K", 4: "16K", 5: "32K", 6: "32K", 7: "256K"}
@@ -541,9 +541,9 @@ def extrapolation(grid, metric):
     d7 = grid.diff(seven[rival7], seven["TwoBig1"], metric, subset)
     tau = _kendall(rank7, rank9)
     wins = _sign(grid, d9, metric) < 0
-    text = (f"{len(subset)} positions, {depth9} ply at {_fmt_k(size9)}: order "
+    text = (f"{len(subset)} positions, {depth9} ply at {format_k(size9)}: order "
             f"{' < '.join(rank9)}; TwoBig1 vs {rival9} {_pct(d9)}. At {mid} ply and "
-            f"{_fmt_k(size9 // 16)}: order {' < '.join(rank7)}; TwoBig1 vs {rival7} {_pct(d7)}. "
+            f"{format_k(size9 // 16)}: order {' < '.join(rank7)}; TwoBig1 vs {rival7} {_pct(d7)}. "
             f"Rank agreement (Kendall tau) {tau:+.2f}; growth {t9['TwoBig1'] / t7['TwoBig1']:.1f}x "
             f"(thesis assumes 16x)")
     holds = tau >= 0.6 and rank9[0] in TWO_LEVEL
@@ -579,7 +579,7 @@ def figure_2_10(grid, metric):
             continue
         ratios[depth] = grid.total(table, metric) / grid.total(none, metric)
         d = grid.diff(none, table, metric)
-        parts.append(f"{depth} ply ({_fmt_k(sizes[-1])}): {ratios[depth]:.2f} {_pct(d)}")
+        parts.append(f"{depth} ply ({format_k(sizes[-1])}): {ratios[depth]:.2f} {_pct(d)}")
         if depth == 3:
             three_costs = _sign(grid, d, metric) > 0
     if not parts or 3 not in ratios:
@@ -625,14 +625,14 @@ def move_vs_score(test_set):
         depth, size, none, by_use = got
         dm, ds = grid.diff(none, by_use["move"], metric), grid.diff(none, by_use["score"], metric)
         d = grid.diff(by_use["move"], by_use["score"], metric)
-        return Finding(f"{depth} ply, {_fmt_k(size)}: move only {_pct(dm)}, score only "
+        return Finding(f"{depth} ply, {format_k(size)}: move only {_pct(dm)}, score only "
                        f"{_pct(ds)} against no table; score only against move only {_pct(d)}",
                        "yes" if _sign(grid, d, metric) < 0 else "no")
     return measure
 
 
 def _count(row, name) -> int:
-    value = _num(row.get(name)) if row else math.nan
+    value = as_number(row.get(name)) if row else math.nan
     return 0 if math.isnan(value) else int(value)
 
 
@@ -649,7 +649,7 @@ def bounds_vs_exact(test_set):
         d = grid.diff(by_use["exact"], by_use["bounds"], metric)
         verdict = "yes" if _sign(grid, d, metric) < 0 and bound_cuts > 100 * exact_cuts else \
             "partly" if _sign(grid, d, metric) < 0 else "no"
-        return Finding(f"{depth} ply, {_fmt_k(size)}: exact only {_pct(de)}, bounds only "
+        return Finding(f"{depth} ply, {format_k(size)}: exact only {_pct(de)}, bounds only "
                        f"{_pct(db)}; cut-offs in the full table: {exact_cuts:,} by exact scores, "
                        f"{bound_cuts:,} by bounds", verdict)
     return measure
@@ -684,7 +684,7 @@ def savings(test_set, move_thesis, full_thesis):
         dm, df = grid.diff(none, by_use["move"], metric), grid.diff(none, by_use["full"], metric)
         close = abs(dm.percent - move_thesis) <= 10 and abs(df.percent - full_thesis) <= 10
         same_order = dm.percent < 0 and df.percent < dm.percent
-        return Finding(f"{depth} ply, {_fmt_k(size)}: move only {_pct(dm)}, move and score "
+        return Finding(f"{depth} ply, {format_k(size)}: move only {_pct(dm)}, move and score "
                        f"{_pct(df)}", "yes" if close else "partly" if same_order else "no")
     return measure
 
@@ -725,7 +725,7 @@ def npv(test_set, thesis_gain):
             return NOT_RUN
         d, row = five
         share = _count(row, "line_moves") / max(_count(row, "nodes"), 1) * 100
-        text = (f"{depth} ply, {_fmt_k(size)}, against the best move alone: " + ", ".join(parts)
+        text = (f"{depth} ply, {format_k(size)}, against the best move alone: " + ", ".join(parts)
                 + f"; nodes ordered by an ancestor's line (5-ply): {share:.3f}%")
         if _sign(grid, d, metric) < 0 and abs(d.percent - thesis_gain) <= NPV_CLOSE * abs(thesis_gain):
             verdict = "yes"
@@ -746,12 +746,12 @@ def equation_2_2(grid, metric):
     rows = [r for r in grid.rows if r["experiment"] == "collisions" and r.get("distinct")]
     if not rows:
         return NOT_RUN
-    ratios = sorted((int(r["positions_k"]), (_num(r["distinct"]) - _num(r["filled"]))
-                     / max(_num(r["expected_collisions"]), 1e-9)) for r in rows)
+    ratios = sorted((int(r["positions_k"]), (as_number(r["distinct"]) - as_number(r["filled"]))
+                     / max(as_number(r["expected_collisions"]), 1e-9)) for r in rows)
     low, high = min(v for _, v in ratios), max(v for _, v in ratios)
     verdict = "yes" if 0.9 <= low and high <= 1.1 else "partly" if 0.5 <= low and high <= 2 else "no"
     return Finding(f"(distinct keys stored - entries filled) / E at {len(ratios)} sizes "
-                   f"({_fmt_k(ratios[0][0])}-{_fmt_k(ratios[-1][0])}, depth {rows[0]['depth']}, "
+                   f"({format_k(ratios[0][0])}-{format_k(ratios[-1][0])}, depth {rows[0]['depth']}, "
                    f"one search per position): {low:.3f}-{high:.3f}", verdict)
 
 
@@ -763,7 +763,7 @@ def type1_errors(grid, metric):
         return NOT_RUN
     found = {}
     for r in rows:
-        bits = int(r["key_bits"]) + int(math.log2(max(_num(r["entries"]), 1)))
+        bits = int(r["key_bits"]) + int(math.log2(max(as_number(r["entries"]), 1)))
         found[bits] = (_count(r, "type1"), _count(r, "probes"))
     full = [r for r in grid.rows if r["experiment"] == "collisions"]
     errors64 = sum(_count(r, "type1") for r in full)
@@ -898,7 +898,7 @@ def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
     # cell with its own seconds, so the seconds are part of the key.
     cell_seconds = set()
     for r in grid.rows:
-        seconds = _num(r.get("seconds"))
+        seconds = as_number(r.get("seconds"))
         if not math.isnan(seconds):
             cell_seconds.add((r["experiment"], r["test_set"], r["scheme"], r["positions_k"],
                               r["stamping"], r["use"], r["key_bits"], r.get("key_seed"),

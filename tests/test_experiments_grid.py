@@ -11,6 +11,7 @@ from tests.conftest import load_script
 
 from lab import experiments as X
 from lab import experiments_report as R
+from lab import statistics as S
 
 ROOT = Path(__file__).resolve().parent.parent
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -156,21 +157,21 @@ def test_plan_cells_are_unique_and_repeat_headline_cells_with_key_seeds(script):
 def test_paired_bootstrap():
     rng = np.random.default_rng(1)
     base = rng.integers(10_000, 1_000_000, size=94).astype(float)
-    same = R.paired_bootstrap(base, base)
+    same = S.paired_bootstrap(base, base)
     assert same.percent == same.low == same.high == 0 and same.within_noise
-    double = R.paired_bootstrap(base, 2 * base)
+    double = S.paired_bootstrap(base, 2 * base)
     assert double.percent == pytest.approx(100) and double.low == pytest.approx(100)
     # Position-by-position noise of +-5% around the same totals: within noise.
     noisy = base * rng.uniform(0.95, 1.05, size=94)
-    diff = R.paired_bootstrap(base, noisy)
+    diff = S.paired_bootstrap(base, noisy)
     assert diff.low < diff.percent < diff.high and diff.within_noise
-    assert R.paired_bootstrap(base, noisy) == diff                         # seeded
+    assert S.paired_bootstrap(base, noisy) == diff                         # seeded
     # A consistent 3% saving with the same noise is outside it.
-    better = R.paired_bootstrap(base, noisy * 0.97)
+    better = S.paired_bootstrap(base, noisy * 0.97)
     assert better.high < 0 and not better.within_noise
     assert "within noise" in diff.text() and "within noise" not in better.text()
     with pytest.raises(ValueError):
-        R.paired_bootstrap(base, base[:-1])
+        S.paired_bootstrap(base, base[:-1])
 
 
 def _row(scheme, nodes, experiment="schemes", seed=""):
