@@ -42,9 +42,9 @@ def random_game(rng, plies):
     return board
 
 
-def _started_pipe():
+def _started_pipe(drain_stderr=False):
     from tests.uci_pipe import UciPipe
-    p = UciPipe()
+    p = UciPipe(drain_stderr=drain_stderr)
     p.ask("uci", "uciok")
     p.ask("isready", "readyok", timeout=120)
     return p
@@ -60,6 +60,7 @@ def reset_pipe(p):
     from engine.options import OPTIONS
     p.send("")                         # ends a line a test left unfinished
     p.send("stop")
+    p.send("debug off")
     p.send("ucinewgame")               # waits for a stopped search to end
     for option in OPTIONS:
         if option.kind != "button":
@@ -96,7 +97,7 @@ def pipe(_shared_pipe_holder):
     else:
         p = None
     if p is None:
-        p = _started_pipe()
+        p = _started_pipe(drain_stderr=True)
         _shared_pipe_holder["pipe"] = p
     yield p
 

@@ -245,6 +245,11 @@ def _vote(main, helpers):
 def test_a_helpers_mate_wins_the_vote():
     assert _vote((20, 50, ["e2e4"]), [(8, MATE - 5, ["d2d4", "d7d5"]), (12, 60, ["e2e4"])]) \
         == ("d2d4", "d7d5", MATE - 5, 8)
+    # Where the votes alone would not pick it: a thread being mated sets the lowest score
+    # at -(MATE - 10), so a depth-1 mate weighs about 2 x MATE and the main thread's
+    # depth-20 line about 20 x MATE. The proven mate still wins.
+    assert _vote((20, 0, ["e2e4"]), [(1, MATE - 5, ["d2d4"]), (2, -(MATE - 10), ["g1f3"])])[:3] \
+        == ("d2d4", None, MATE - 5)
 
 
 def test_the_shortest_mate_wins():

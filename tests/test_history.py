@@ -57,6 +57,10 @@ def test_a_repeated_bonus_saturates_below_the_limit():
 
 
 def test_the_reduction_adjustment_rounds_towards_zero_and_is_capped():
+    """The adjustment is one ply per LMR_HISTORY of ordering score, rounded towards zero,
+    at most two: the inputs are written in units of the tuned constants (nothing outside
+    the code says what they should be), so this pins the rounding and the cap, not the
+    constants."""
     assert lmr_history_adjustment(0) == 0
     assert lmr_history_adjustment(LMR_HISTORY - 1) == 0
     assert lmr_history_adjustment(1 - LMR_HISTORY) == 0     # a small malus does not reduce more

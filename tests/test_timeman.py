@@ -11,6 +11,10 @@ from engine.timeman import HARD_SHARE, Clock, budgets
 @pytest.mark.parametrize("clock_ms", [50, 150, 300, 1000, 10_000, 600_000])
 @pytest.mark.parametrize("inc_ms", [0, 10, 50, 1000])
 def test_a_move_never_plans_past_its_share_of_the_clock(clock_ms, inc_ms):
+    """A bound, not a value: over a grid of clocks and increments no hard limit passes
+    HARD_SHARE of what the clock holds beyond the overhead. The share is the tuned
+    constant itself (no oracle outside the code exists for a tuning choice); the exact
+    budgets are checked against hand-worked numbers in tests/test_go_behaviour.py."""
     overhead = 100
     soft, hard = budgets(clock_ms, inc_ms, None, None, overhead)
     left = max(0.001, (clock_ms - overhead) / 1000)

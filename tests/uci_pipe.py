@@ -1,4 +1,5 @@
 """A raw-pipe UCI client for tests: start the real executable, send lines, read replies."""
+import collections
 import os
 import queue
 import subprocess
@@ -11,7 +12,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class UciPipe:
-    def __init__(self, *args, env=None):
+    def __init__(self, *args, env=None, drain_stderr=False):
+        """drain_stderr: read stderr as it comes (into `stderr_lines`, the last 1000), for
+        a process that lives long enough to fill the pipe's buffer and block on it."""
         self.proc = subprocess.Popen(
             [sys.executable, str(ROOT / "uci_main.py"), *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -19,11 +22,18 @@ class UciPipe:
             env=dict(env or os.environ, PYTHONUNBUFFERED="1"))
         self.lines = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
+        self.stderr_lines = collections.deque(maxlen=1000)
+        if drain_stderr:
+            threading.Thread(target=self._drain, daemon=True).start()
 
     def _pump(self):
         for line in self.proc.stdout:
             self.lines.put(line.rstrip("\n"))
         self.lines.put(None)
+
+    def _drain(self):
+        for line in self.proc.stderr:
+            self.stderr_lines.append(line.rstrip("\n"))
 
     def send(self, line):
         self.proc.stdin.write(line + "\n")
