@@ -19,9 +19,13 @@ ENGINE = Path(__file__).resolve().parent.parent / "engine"
 
 @pytest.mark.parametrize("flag", range(8))
 def test_move_round_trip(flag):
+    """Pack and unpack agree with each other and with the layout docs/architecture.md
+    documents (from in bits 0-5, to in 6-11, flag in 12-15): a round trip alone would pass
+    with both sides wrong the same way."""
     for frm in range(64):
         for to in range(64):
             move = codec.move_pack(frm, to, flag)
+            assert move == frm | to << 6 | flag << 12      # the documented layout
             assert codec.unpack_move(move) == (frm, to, flag)
             assert (codec.move_from(move), codec.move_to(move), codec.move_flag(move)) == (frm, to, flag)
             assert codec.move_is_promotion(move) == (flag >= FLAG_PROMO_KNIGHT)
@@ -37,6 +41,7 @@ def test_piece_round_trip():
     for colour in (WHITE, BLACK):
         for piece_type in (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING):
             piece = codec.piece_of(colour, piece_type)
+            assert piece == colour * 6 + piece_type         # the documented numbering
             assert (codec.piece_colour_of(piece), codec.piece_type_of(piece)) == (colour, piece_type)
     assert sorted(codec.piece_of(c, t) for c in (0, 1) for t in range(6)) == list(range(12))
 

@@ -48,6 +48,17 @@ def test_pack_round_trip(move, score, depth):
                 assert T.unpack_data(data) == (move, score, depth, bound, generation, used)
 
 
+def test_pack_matches_the_documented_layout():
+    """Word 1 of a slot as engine/tt.py and docs/architecture.md document it: move in bits
+    0-15, score + 32768 in 16-31, depth in 32-39, bound in 40-41, generation in 42-49,
+    the used flag in bit 50. Worked out by hand for two entries."""
+    assert T.pack_data(0x1234, -5, 9, EXACT, 3, 1) == \
+        0x1234 | (32763 << 16) | (9 << 32) | (3 << 40) | (3 << 42) | (1 << 50)
+    assert T.pack_data(0xFFFF, MATE - 3, 255, LOWER, 255, 0) == \
+        0xFFFF | ((32768 + MATE - 3) << 16) | (255 << 32) | (2 << 40) | (255 << 42)
+    assert (EXACT, LOWER, UPPER) == (3, 2, 1)
+
+
 def test_pack_every_move_kind():
     from engine.board import Board
     board = Board("r3k2r/1P6/8/3pP3/8/8/6pP/R3K2R w KQkq d6 0 1")
