@@ -60,6 +60,8 @@ class Limits:
     infinite: bool = False              # also while pondering: only `stop`/`ponderhit` end it
     ponder: bool = False
     multipv: int = 1
+    soft_nodes: Optional[int] = None    # no new iteration once this many nodes are searched
+                                        # (the first always completes: engine.strength)
     started_at: Optional[float] = None  # perf_counter() when `go` arrived: the clock runs
                                         # from there, not from when the search thread starts
 
@@ -519,6 +521,8 @@ class Searcher:
             if limits.depth is None and result.depth >= plies + 4:
                 return True   # deeper iterations only confirm a mate already seen
         if limits.nodes and self.nodes >= limits.nodes:
+            return True
+        if limits.soft_nodes and self.nodes >= limits.soft_nodes:
             return True
         if limits.infinite:
             return False

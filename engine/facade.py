@@ -195,9 +195,10 @@ class Engine:
         limits.multipv = self.options["MultiPV"]
         self._strength = strength.plan_from_options(self.options)
         if self._strength is not None:
-            # A weaker setting looks less far and searches a few candidate moves to choose from.
+            # A weaker setting looks less far and searches a few candidate moves to choose
+            # from; its first iteration always completes, so there is a choice to make.
             limits.multipv = max(limits.multipv, self._strength.multipv)
-            limits.nodes = min(limits.nodes or self._strength.nodes, self._strength.nodes)
+            limits.soft_nodes = self._strength.nodes
         limits.started_at = arrived
         self._waiting = limits.infinite
         self._release.clear()

@@ -8,10 +8,13 @@ than the best). Low settings see little, so they drop material to simple tactics
 beginners do; they never pick a move they themselves see losing a queen for nothing unless
 the setting is at its lowest.
 
-Everything follows from one number, the level x in [0, 1]; the Elo a level plays at was
-measured in matches against Stockfish 15.1's `UCI_Elo` ladder at 10 s + 0.1 s, and
-`ELO_TO_LEVEL` interpolates between the measured points (docs/strength.md, "Adjustable
-strength": the table, the games and the command).
+Everything follows from one number, the level x in [-1, 1]. From 0 to 1 the node budget
+grows and the choice narrows; below 0 (the novice settings) the budget stays at its
+smallest and the choice widens further, up to moves that lose a piece. The Elo each level
+plays at was measured in matches against Stockfish 15.1's `UCI_Elo` ladder at 10 s + 0.1 s
+(and, below the ladder's lowest rung, against the measured levels), and `ELO_TO_LEVEL`
+interpolates between the measured points (docs/strength.md, "Adjustable strength": the
+table, the games and the command).
 """
 import math
 import random
@@ -27,16 +30,20 @@ SKILL_MAX = 20             # Skill Level 0..20; 20 is full strength
 
 # (Elo, level): where the measured settings fall (docs/strength.md); piecewise linear
 # between them, clamped at the ends.
-ELO_TO_LEVEL = ((600, 0.0), (1400, 0.35), (1900, 0.6), (2400, 1.0))
+ELO_TO_LEVEL = ((600, -1.0), (800, -0.5), (1020, 0.0), (1125, 0.175), (1403, 0.35),
+                (1908, 0.6), (2400, 1.0))
 
-NODES_AT_LOWEST = 40       # nodes per move at level 0 ...
+NODES_AT_LOWEST = 40       # nodes per move at level 0 and below ...
 NODES_AT_HIGHEST = 400_000  # ... and at level 1, geometric in between
-TEMPERATURE_AT_LOWEST = 160.0   # centipawns; shrinks with (1 - level)^2 ...
+TEMPERATURE_AT_LOWEST = 160.0   # centipawns at level 0; shrinks with (1 - level)^2 ...
 TEMPERATURE_FLOOR = 6.0         # ... to this at level 1
 MAX_LOSS_AT_LOWEST = 500   # a move this much worse than the best may still be played ...
 MAX_LOSS_AT_HIGHEST = 40   # ... down to this at level 1
 MULTIPV_AT_LOWEST = 8      # candidate moves searched at level 0 ...
 MULTIPV_AT_HIGHEST = 4     # ... and at level 1
+NOVICE_TEMPERATURE = 3.0   # at level -1: the temperature of level 0 times this, ...
+NOVICE_MAX_LOSS = 1000     # ... this loss limit (a queen), ...
+NOVICE_MULTIPV = 12        # ... and this many candidates; linear from level 0
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,18 @@ def level_of_elo(elo: int) -> float:
 
 def plan_for(elo: int) -> Plan:
     level = level_of_elo(elo)
+    if level < 0:
+        novice = -level
+        at_zero = plan_for_level(0.0)
+        return Plan(elo=elo, level=level, nodes=at_zero.nodes,
+                    multipv=int(round(at_zero.multipv + (NOVICE_MULTIPV - at_zero.multipv) * novice)),
+                    temperature=at_zero.temperature * (1 + (NOVICE_TEMPERATURE - 1) * novice),
+                    max_loss=int(round(at_zero.max_loss + (NOVICE_MAX_LOSS - at_zero.max_loss) * novice)))
+    return plan_for_level(level, elo)
+
+
+def plan_for_level(level: float, elo: int = 0) -> Plan:
+    """The knobs of a level in [0, 1]."""
     nodes = math.exp(math.log(NODES_AT_LOWEST)
                      + level * (math.log(NODES_AT_HIGHEST) - math.log(NODES_AT_LOWEST)))
     weak = 1.0 - level
@@ -81,7 +100,8 @@ def plan_from_options(options) -> Optional[Plan]:
     """The plan the options ask for, or None at full strength. `UCI_LimitStrength` with
     `UCI_Elo` wins over `Skill Level`, as in Stockfish."""
     if options.get("UCI_LimitStrength"):
-        return plan_for(options["UCI_Elo"])
+        # The top of the range is the engine unlimited (measured there: docs/strength.md).
+        return plan_for(options["UCI_Elo"]) if options["UCI_Elo"] < ELO_MAX else None
     if options.get("Skill Level", SKILL_MAX) < SKILL_MAX:
         return plan_for(elo_of_skill(options["Skill Level"]))
     return None

@@ -55,6 +55,7 @@ def test_full_strength_unless_asked():
     assert strength.plan_from_options({**defaults, "Skill Level": 0}).elo == strength.ELO_MIN
     limited = {**defaults, "UCI_LimitStrength": True, "UCI_Elo": 1500, "Skill Level": 3}
     assert strength.plan_from_options(limited).elo == 1500    # UCI_Elo wins over Skill Level
+    assert strength.plan_from_options({**limited, "UCI_Elo": strength.ELO_MAX}) is None
 
 
 # -- the choice ----------------------------------------------------------------------------
