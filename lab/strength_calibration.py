@@ -139,21 +139,35 @@ def fit_ratings(games, iterations: int = 300) -> Dict[str, float]:
     return rating
 
 
-def interval(games, rating, player) -> float:
-    """Half the 95% interval of `player`'s rating from the Fisher information of its games."""
-    information = 0.0
+def intervals(games, rating) -> Dict[str, float]:
+    """Half the 95% interval of every non-anchor rating, from the inverse of the Fisher
+    information of all games together: a setting measured only against another setting
+    carries that setting's uncertainty too."""
+    import numpy as np
+
     scale = math.log(10) / 400.0
+    free = [p for p in sorted(rating) if anchor_elo(p) is None]
+    index = {p: i for i, p in enumerate(free)}
+    information = np.zeros((len(free), len(free)))
     for white, black, _ in games:
-        if player in (white, black):
-            other = black if player == white else white
-            expected = 1.0 / (1.0 + 10 ** ((rating[other] - rating[player]) / 400.0))
-            information += scale * scale * expected * (1 - expected)
-    return 1.96 / math.sqrt(information) if information > 0 else float("inf")
+        expected = 1.0 / (1.0 + 10 ** ((rating[black] - rating[white]) / 400.0))
+        weight = scale * scale * expected * (1 - expected)
+        for a, b in ((white, black), (black, white)):
+            if a in index:
+                information[index[a], index[a]] += weight
+                if b in index:
+                    information[index[a], index[b]] -= weight
+    try:
+        covariance = np.linalg.inv(information)
+    except np.linalg.LinAlgError:
+        return {p: float("inf") for p in free}
+    return {p: 1.96 * math.sqrt(max(covariance[i, i], 0.0)) for p, i in index.items()}
 
 
 def fit(paths: List[Path]) -> None:
     games = read_results(paths)
     rating = fit_ratings(games)
+    spread_of = intervals(games, rating)
     print(f"{len(games)} games")
     print("| player | games | score | rating | 95% interval |")
     print("|---|---|---|---|---|")
@@ -161,7 +175,7 @@ def fit(paths: List[Path]) -> None:
         mine = [g for g in games if player in g[:2]]
         points = sum(g[2] if g[0] == player else 1 - g[2] for g in mine)
         anchor = anchor_elo(player) is not None
-        spread = "anchor" if anchor else f"+/- {interval(games, rating, player):.0f}"
+        spread = "anchor" if anchor else f"+/- {spread_of[player]:.0f}"
         print(f"| {player} | {len(mine)} | {points:.1f} | {rating[player]:.0f} | {spread} |")
 
 

@@ -175,3 +175,25 @@ def test_a_weaker_setting_plays_legal_moves_and_reports_the_move_it_plays(engine
         if board.is_game_over():
             break
     engine.configure({"UCI_LimitStrength": False, "Skill Level": 20})
+
+
+def test_the_rating_fit_recovers_a_known_ladder():
+    """lab.strength_calibration: a setting measured against an anchor, and one measured only
+    against that setting, come back at their true ratings; the second's interval is wider
+    (it carries the first's uncertainty)."""
+    from lab.strength_calibration import fit_ratings, intervals, parse_pairings
+
+    rng = random.Random(5)
+    truth = {"SF1500": 1500, "TwoBig-E1": 1700, "TwoBig-E2": 1400}
+    games = []
+    for a, b in (("TwoBig-E1", "SF1500"), ("TwoBig-E2", "TwoBig-E1")):
+        expected = 1 / (1 + 10 ** ((truth[b] - truth[a]) / 400))
+        for k in range(1500):
+            points = 1.0 if rng.random() < expected else 0.0
+            games.append((a, b, points) if k % 2 else (b, a, 1.0 - points))
+    rating = fit_ratings(games)
+    spread = intervals(games, rating)
+    assert rating["SF1500"] == 1500
+    assert abs(rating["TwoBig-E1"] - 1700) < 40 and abs(rating["TwoBig-E2"] - 1400) < 60
+    assert spread["TwoBig-E2"] > spread["TwoBig-E1"] > 0
+    assert parse_pairings("1400:SF1350,600:E1400") == ((1400, 1350), (600, "E1400"))
