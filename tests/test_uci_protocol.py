@@ -379,6 +379,9 @@ def test_debug_log_file_records_both_directions(pipe, tmp_path):
     pipe.send("position startpos")
     lines = pipe.ask("go depth 3", "bestmove", timeout=HANG_GUARD)
     pipe.ask("isready", "readyok", timeout=HANG_GUARD)
+    # A line is logged just after it is printed: the second readyok is printed only once
+    # the first has been logged (one thread answers both).
+    pipe.ask("isready", "readyok", timeout=HANG_GUARD)
     text = log.read_text()
     assert "<< go depth 3" in text
     assert f">> {lines[-1]}" in text
