@@ -5,6 +5,7 @@ runs each search on a worker thread, and reports data to a `Listener`: iteration
 current move, the best move and plain-text notes. It writes no protocol text; the protocol
 loop (engine.uci) parses lines, calls these methods and turns what they report into UCI.
 """
+import os
 import random
 import threading
 import time
@@ -214,6 +215,10 @@ class Engine:
             return 0
         import chess
         import chess.polyglot
+        if os.path.isdir(self.options["BookFile"]):
+            # python-chess would read a folder as an empty book and say nothing
+            self.listener.note(f"cannot read BookFile: {self.options['BookFile']!r} is a folder")
+            return 0
         try:
             with chess.polyglot.open_reader(self.options["BookFile"]) as reader:
                 entry = reader.weighted_choice(chess.Board(board.fen()))

@@ -418,10 +418,7 @@ def test_debug_on_sends_tracebacks_to_stderr_only():
     assert err.getvalue() == before
 
 
-@pytest.mark.parametrize("book", ["missing", "not a book", pytest.param("directory", marks=pytest.mark.xfail(
-    strict=True, reason="a BookFile naming a directory reads as an empty book: python-chess "
-    "opens a directory without an error, so engine/facade.py _book_move (which reports only "
-    "OSError) says nothing"))])
+@pytest.mark.parametrize("book", ["missing", "not a book", "directory"])
 def test_a_bad_book_file_is_reported_and_the_engine_searches(pipe, tmp_path, book):
     path = {"missing": tmp_path / "no" / "such.bin", "directory": tmp_path,
             "not a book": tmp_path / "notes.txt"}[book]
