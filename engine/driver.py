@@ -6,15 +6,10 @@ fails, and once per line with MultiPV), reports each iteration through a callbac
 decides when to stop (depth, nodes, mate-in-N, time, or an external stop). The jitted
 search does all the per-node work; this module only loops over iterations.
 
-Threads (Lazy SMP): with `threads` > 1 (play profile only), helper threads search the same
-root at the same time, each with its own board copy and search state (killers, history,
-PV, move stacks), sharing only the transposition table (engine.tt explains how it stays
-sound without locks on reads). The kernels release the GIL, so the threads run in
-parallel. Helpers run their own iterative deepening, odd-numbered ones one ply ahead and
-each with its own root move order, until the main thread ends the search; the main
-thread's result is the answer unless the threads' last finished iterations vote for
-another move (`_vote`: votes weighted by depth and score; a proven mate wins), which
-then comes with that thread's line. Node counts are sums.
+Threads (Lazy SMP, engine.threads): with `threads` > 1 (play profile only) helper threads
+search the same root at the same time; the main thread's result is the answer unless the
+threads' last finished iterations vote for another move, which then comes with that
+thread's line. Node counts are sums.
 """
 import threading
 import time
@@ -28,22 +23,24 @@ from engine.movepick import score_moves
 from engine.search import (
     K_CURRMOVE, K_CURRMOVE_NUMBER, K_MAX_NODES, K_NODES, K_PREV_PV_LEN, K_PROFILE,
     K_ROOT_BEST, K_ROOT_BEST_EXACT, K_ROOT_BEST_SCORE, K_ROOT_COMPLETED, K_ROOT_COUNT,
-    K_SELDEPTH, K_STOP, PROFILE_PAPER, PROFILE_PLAY, STACK_PREV_PV, STACK_PV_LEN, SearchState,
+    K_SELDEPTH, K_STOP, PROFILE_PAPER, PROFILE_PLAY, STACK_PREV_PV, STACK_PV_LEN,
     clear_move_ordering, new_search_state, search_root,
 )
+from engine.threads import Helpers, load_root, vote
 from engine.timeman import Clock
 from engine.tt import set_sharing, set_store_rules, tt_hashfull, tt_new_search
 from engine.types import INFINITE, MATE, MATE_BOUND, MAX_SEARCH_DEPTH, ST_HALFMOVE, ST_SIDE
 
 ASPIRATION_PAPER = 100   # ALIBABA: one pawn, then open on the failing side
-ASPIRATION_PLAY = 35     # then doubled on the failing side, open past 400
+ASPIRATION_PLAY = 35     # then doubled on the failing side (see ASPIRATION_OPEN_PAST)
 BEST_MOVE_CHANGE_STRETCH = 1.4   # soft time x this after the best move changed
 SCORE_DROP_STRETCH = 1.5         # soft time x this after the score dropped...
 SCORE_DROP_MARGIN = 30           # ...by more than this many centipawns
 NEXT_ITERATION_GROWTH = 2.0      # an iteration costs about this many times the one before:
                                  # one that cannot end before the hard limit is not started
-MAX_THREADS = 256
-HELPER_WINDOW = 50               # helpers' aspiration window, opened fully on a failure
+STRETCH_DECAY = 0.9              # the stretch shrinks by this factor each iteration
+ASPIRATION_OPEN_PAST = 400       # a window wider than this opens fully on the failing side
+MATE_CONFIRM_PLIES = 4           # iterations this many plies past a mate only confirm it
 
 
 @dataclass
@@ -185,17 +182,14 @@ class Searcher:
 
     def __init__(self):
         self.S = new_search_state()
-        self.helpers: List[SearchState] = []    # one search state per helper thread
+        self.helpers = Helpers()
         self.profile = PROFILE_PLAY
         self._watchdog = _Watchdog(self.stop)
         weakref.finalize(self, self._watchdog.close)
         self._clock = time.perf_counter()
         self._limits = Limits()
         self._timer_lock = threading.Lock()
-        self._finished = {}
-        self._finished_lock = threading.Lock()
         self._fail_high_move = 0
-        self._workers: List[threading.Thread] = []
         self._board = None            # the root of the search running (lines are checked on it)
 
     # -- control from other threads ------------------------------------------------------
@@ -204,8 +198,7 @@ class Searcher:
     # before the search thread has started still stops that search.
     def stop(self) -> None:
         self.S.ctrl[K_STOP] = 1
-        for helper in self.helpers:
-            helper.ctrl[K_STOP] = 1
+        self.helpers.stop()
 
     def clear_stop(self) -> None:
         self.S.ctrl[K_STOP] = 0
@@ -226,13 +219,11 @@ class Searcher:
     @property
     def nodes(self) -> int:
         """Nodes searched so far by all threads."""
-        return int(self.S.ctrl[K_NODES]) + sum(int(h.ctrl[K_NODES]) for h in self.helpers)
+        return int(self.S.ctrl[K_NODES]) + self.helpers.nodes
 
     def join_helpers(self) -> None:
         """Wait for the helper threads of the last search (already told to stop)."""
-        for worker in self._workers:
-            worker.join()
-        self._workers = []
+        self.helpers.join()
 
     @property
     def threads(self) -> int:
@@ -240,11 +231,7 @@ class Searcher:
 
     def set_threads(self, threads: int) -> None:
         """Search with `threads` threads from the next search on (not during one)."""
-        self.join_helpers()
-        helpers = max(1, min(int(threads), MAX_THREADS)) - 1
-        self.helpers = self.helpers[:helpers]
-        while len(self.helpers) < helpers:
-            self.helpers.append(new_search_state())
+        self.helpers.resize(int(threads) - 1)
 
     def current_move(self):
         return int(self.S.ctrl[K_CURRMOVE]), int(self.S.ctrl[K_CURRMOVE_NUMBER])
@@ -270,12 +257,6 @@ class Searcher:
             score_moves(board.P, board.T, self.S, moves, scores, 0, len(moves), 0, 0, 0, side, False)
         return moves[np.argsort(-scores, kind="stable")].astype(np.int64)
 
-    def _load_root(self, moves: np.ndarray, S: Optional[SearchState] = None) -> None:
-        S = S if S is not None else self.S
-        S.root_moves[:len(moves)] = moves
-        S.root_nodes[:len(moves)] = 0
-        S.ctrl[K_ROOT_COUNT] = len(moves)
-
     # -- the search ------------------------------------------------------------------------
     def run(self, board, tt, limits: Limits,
             on_iteration: Callable[[Iteration], None] = None,
@@ -292,13 +273,13 @@ class Searcher:
         ctrl[K_PROFILE] = self.profile
         set_store_rules(tt, self.profile == PROFILE_PLAY)
         # The paper profile (the thesis' experiments) is single-threaded and deterministic.
-        helpers = self.helpers if self.profile == PROFILE_PLAY else []
-        set_sharing(tt, len(helpers) > 0)
+        threaded = self.profile == PROFILE_PLAY and len(self.helpers) > 0
+        if not threaded:
+            self.helpers.idle()
+        set_sharing(tt, threaded)
         # `go nodes N` counts every thread's nodes: each gets an equal share of N.
-        ctrl[K_MAX_NODES] = -(-limits.nodes // (len(helpers) + 1)) if limits.nodes else 0
-        for helper in helpers:
-            helper.ctrl[K_STOP + 1:] = 0
-            helper.ctrl[K_NODES] = 0
+        threads = len(self.helpers) + 1 if threaded else 1
+        ctrl[K_MAX_NODES] = -(-limits.nodes // threads) if limits.nodes else 0
         clear_move_ordering(S)
         if new_generation:
             tt_new_search(tt)
@@ -320,18 +301,9 @@ class Searcher:
         scores = [0] * lines
         stretch = 1.0
         iteration_started = time.perf_counter()
-        workers = []
-        self._finished = {}                      # helper number -> (depth, score, pv)
         try:
-            for number, helper in enumerate(helpers, 1):
-                helper.ctrl[K_STOP] = ctrl[K_STOP]   # a stop already given holds for all
-                helper.ctrl[K_PROFILE] = self.profile
-                helper.ctrl[K_MAX_NODES] = ctrl[K_MAX_NODES]
-                worker = threading.Thread(target=self._helper_search, name=f"twobig-helper-{number}",
-                                          args=(helper, board.copy(), tt, order, max_depth, number),
-                                          daemon=True)
-                worker.start()
-                workers.append(worker)
+            if threaded:
+                self.helpers.start(board, tt, order, max_depth, ctrl, self.profile)
             for depth in range(1, max_depth + 1):
                 done: List[int] = []
                 found: List[Tuple[int, List[int]]] = []   # (score, pv) of each finished line
@@ -339,7 +311,7 @@ class Searcher:
                 completed = True
                 for line in range(lines):
                     remaining = np.array([m for m in order if m not in done], dtype=np.int64)
-                    self._load_root(remaining)
+                    load_root(self.S, remaining)
                     prev = prev_lines[line]
                     S.stack[:len(prev), STACK_PREV_PV] = prev
                     ctrl[K_PREV_PV_LEN] = len(prev)
@@ -393,84 +365,29 @@ class Searcher:
                 last_iteration, iteration_started = now - iteration_started, now
                 if self._should_stop(limits, result, stretch, len(order), last_iteration):
                     break
-                stretch = max(1.0, stretch * 0.9)
+                stretch = max(1.0, stretch * STRETCH_DECAY)
         finally:
             # Every helper is told to stop (each returns within a node); they are joined
             # at the start of the next search, so `bestmove` does not wait for threads
             # that a busy machine has not scheduled yet.
-            for helper in helpers:
-                helper.ctrl[K_STOP] = 1
-            self._workers = workers
+            self.helpers.stop()
             with self._timer_lock:
                 self._disarm_timer()
                 self._limits = Limits()
-        if self._finished and result.depth:
-            self._vote(result, tt, on_iteration)   # (a helper finishing now is not counted)
+        finished = self.helpers.finished()     # (a helper finishing now is not counted)
+        if finished and result.depth:
+            self._vote(result, finished, tt, on_iteration)
         result.nodes = self.nodes
         result.seconds = time.perf_counter() - start
         return result
 
-    def _helper_search(self, S: SearchState, board, tt, order: np.ndarray, max_depth: int,
-                       number: int) -> None:
-        """A helper thread's own iterative deepening over the same root, until stopped
-        (or its node share or `max_depth` is reached). Its results reach the main thread
-        only through the table. Odd helpers start one ply deeper; each rotates the root
-        moves after the first by its number, so the threads go different ways at first."""
-        ctrl = S.ctrl
-        clear_move_ordering(S)
-        order = order.copy()
-        if len(order) > 2:
-            shift = number % (len(order) - 1)
-            order[1:] = np.roll(order[1:], -shift)
-        score = 0
-        prev: List[int] = []
-        for depth in range(1 + number % 2, max_depth + 1):
-            if ctrl[K_STOP]:
-                return
-            self._load_root(order, S)
-            S.stack[:len(prev), STACK_PREV_PV] = prev
-            ctrl[K_PREV_PV_LEN] = len(prev)
-            alpha, beta = -INFINITE, INFINITE
-            if depth >= 4 and abs(score) < MATE_BOUND:
-                alpha, beta = score - HELPER_WINDOW, score + HELPER_WINDOW
-            value = int(search_root(board.P, board.T, tt, S, np.int64(depth),
-                                    np.int64(alpha), np.int64(beta)))
-            if not ctrl[K_STOP] and not alpha < value < beta:
-                value = int(search_root(board.P, board.T, tt, S, np.int64(depth),
-                                        np.int64(-INFINITE), np.int64(INFINITE)))
-            if ctrl[K_STOP]:
-                return
-            score = value
-            prev = [int(m) for m in S.pv[0, :S.stack[0, STACK_PV_LEN]]]
-            if prev:
-                with self._finished_lock:
-                    self._finished[number] = (depth, score, prev)
-                counts = {int(S.root_moves[i]): int(S.root_nodes[i]) for i in range(len(order))}
-                rest = sorted((m for m in order if m != prev[0]), key=lambda m: -counts.get(int(m), 0))
-                order = np.array([prev[0]] + rest, dtype=np.int64)
-
-    def _vote(self, result: Result, tt, on_iteration) -> None:
-        """Pick the answer among the main thread's and the helpers' last finished
-        iterations: a mate found by any thread (the shortest) wins; otherwise each thread
-        votes for its move with weight (score - lowest score + 14) x depth, and the move
-        with the most votes is played, with the line of its deepest thread."""
-        lines = [(result.depth, result.score, [result.best_move] + ([result.ponder_move]
-                                                                   if result.ponder_move else []))]
-        with self._finished_lock:
-            lines += list(self._finished.values())
-        mates = [line for line in lines if line[1] >= MATE_BOUND]
-        if mates:
-            chosen = max(mates, key=lambda line: (line[1], line[0]))
-        else:
-            lowest = min(score for _, score, _ in lines)
-            votes = {}
-            for depth, score, pv in lines:
-                votes[pv[0]] = votes.get(pv[0], 0) + (score - lowest + 14) * depth
-            move = max(votes, key=lambda m: (votes[m], m == result.best_move))
-            chosen = max((line for line in lines if line[2][0] == move),
-                         key=lambda line: (line[0], line[1]))
-        depth, score, pv = chosen
-        if pv[0] == result.best_move:
+    def _vote(self, result: Result, finished, tt, on_iteration) -> None:
+        """Play what the threads vote for (engine.threads.vote); report its line if the
+        move or the score changes."""
+        main = (result.depth, result.score,
+                [result.best_move] + ([result.ponder_move] if result.ponder_move else []))
+        depth, score, pv = vote(main, finished)
+        if pv[0] == result.best_move and score == result.score:
             return
         result.best_move, result.score, result.depth = pv[0], score, depth
         self._report(on_iteration, result, tt, depth, score, None, pv, 1)
@@ -493,7 +410,7 @@ class Searcher:
                 self._report(on_iteration, result, tt, depth, value, "upperbound",
                              [int(S.root_moves[0])], line)
                 window *= 2
-                alpha = -INFINITE if paper or window > 400 else max(value - window, -INFINITE)
+                alpha = -INFINITE if paper or window > ASPIRATION_OPEN_PAST else max(value - window, -INFINITE)
             elif value >= beta:
                 pv = [int(m) for m in S.pv[0, :max(1, S.stack[0, STACK_PV_LEN])]]
                 self._report(on_iteration, result, tt, depth, value, "lowerbound", pv, line)
@@ -504,10 +421,10 @@ class Searcher:
                 count = int(S.ctrl[K_ROOT_COUNT])
                 moves = [int(m) for m in S.root_moves[:count]]
                 if not paper and pv[0] in moves:
-                    self._load_root(np.array([pv[0]] + [m for m in moves if m != pv[0]],
-                                             dtype=np.int64))
+                    load_root(S, np.array([pv[0]] + [m for m in moves if m != pv[0]],
+                                          dtype=np.int64))
                 window *= 2
-                beta = INFINITE if paper or window > 400 else min(value + window, INFINITE)
+                beta = INFINITE if paper or window > ASPIRATION_OPEN_PAST else min(value + window, INFINITE)
             else:
                 return value
 
@@ -518,7 +435,7 @@ class Searcher:
             plies = MATE - abs(result.score)
             if limits.mate is not None and result.score > 0 and (plies + 1) // 2 <= limits.mate:
                 return True   # `go mate N` ends on our mate, not on being mated
-            if limits.depth is None and result.depth >= plies + 4:
+            if limits.depth is None and result.depth >= plies + MATE_CONFIRM_PLIES:
                 return True   # deeper iterations only confirm a mate already seen
         if limits.nodes and self.nodes >= limits.nodes:
             return True

@@ -235,9 +235,8 @@ def _vote(main, helpers):
     pv = _codes(board, main[2])
     result = Result(best_move=pv[0], ponder_move=pv[1] if len(pv) > 1 else 0,
                     score=main[1], depth=main[0])
-    searcher._finished = {n: (d, s, _codes(board, line))
-                          for n, (d, s, line) in enumerate(helpers, 1)}
-    searcher._vote(result, new_table(mb=1), None)
+    finished = [(d, s, _codes(board, line)) for d, s, line in helpers]
+    searcher._vote(result, finished, new_table(mb=1), None)
     ponder = move_to_uci(result.ponder_move) if result.ponder_move else None
     return move_to_uci(result.best_move), ponder, result.score, result.depth
 
