@@ -116,10 +116,12 @@ def tactics(epd, movetime, hash_mb, profile):
 
 @cli.command()
 def warm():
-    """Compile every jitted kernel into the on-disk numba cache (run by `make install`)."""
+    """Compile every jitted kernel into the on-disk numba cache (run by `make install`);
+    each step is named on stderr as it starts."""
     from engine.warmup import warm_all
     start = time.perf_counter()
-    warm_all()
+    click.echo("compiling the kernels (once per source version; a minute or two)", err=True)
+    warm_all(echo=lambda line: click.echo(line, err=True))
     click.echo(f"numba cache warm ({time.perf_counter() - start:.1f} s)")
 
 

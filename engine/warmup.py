@@ -1,13 +1,16 @@
-"""Compile (or load from the cache) every jitted kernel by calling it once on real data."""
+"""Compile (or load from the cache) every jitted kernel by calling it once on real data,
+step by step, telling `echo` what each step compiles and the time so far."""
+import time
+from typing import Callable, Optional
+
+PERFT_FEN = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
-def warm_all():
-    from engine.bench import run_bench
+def _board_kernels():
+    from engine import position
     from engine.board import Board
-    from engine.facade import Engine
-    from engine import position, tt
 
-    board = Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    board = Board(PERFT_FEN)
     board.perft(2)
     board.perft(2, bulk=False)
     board.noisy_moves()
@@ -18,12 +21,44 @@ def warm_all():
     board.pop()
     position.make_null(board.P, board.T)
     position.unmake_null(board.P)
-    for profile in ("play", "paper"):
+
+
+def _search(profile: str) -> Callable[[], None]:
+    def run() -> None:
+        from engine.bench import run_bench
         run_bench(depth=3, profile=profile, echo=None)
+    return run
+
+
+def _table_kernels():
+    from engine import tt
+
     table = tt.new_table(positions=64)
     tt.tt_hashfull(table)
     tt.tt_count_filled(table)
+
+
+def _protocol_paths():
+    from engine.facade import Engine
+
     engine = Engine()
     engine.warm_up()
     engine.evaluation()
     engine.display()
+
+
+STEPS = (
+    ("board, move generation, perft", _board_kernels),
+    ("search, play profile (evaluation network, table)", _search("play")),
+    ("search, paper profile (material + piece-square values)", _search("paper")),
+    ("table statistics", _table_kernels),
+    ("the protocol's evaluation and board views", _protocol_paths),
+)
+
+
+def warm_all(echo: Optional[Callable[[str], None]] = None) -> None:
+    start = time.perf_counter()
+    for number, (what, step) in enumerate(STEPS, 1):
+        if echo is not None:
+            echo(f"[{number}/{len(STEPS)}] {what} ({time.perf_counter() - start:.0f} s so far)")
+        step()

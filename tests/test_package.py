@@ -105,3 +105,14 @@ def test_version_is_written_once_and_printed_by_the_command():
     out = subprocess.run([sys.executable, "-m", "engine.cli", "--version"], capture_output=True,
                          text=True, timeout=120, cwd=root)
     assert out.stdout.strip() == f"twobig {__version__}"
+
+
+def test_warm_names_its_steps_on_stderr_and_reports_on_stdout():
+    from engine.warmup import STEPS
+
+    out = subprocess.run([sys.executable, "-m", "engine.cli", "warm"], capture_output=True,
+                         text=True, timeout=900, cwd=ENGINE.parent)
+    assert out.returncode == 0, out.stderr
+    for number, (what, _) in enumerate(STEPS, 1):
+        assert f"[{number}/{len(STEPS)}] {what}" in out.stderr
+    assert out.stdout.startswith("numba cache warm (")
