@@ -257,6 +257,10 @@ def _solve(own, opp, side, ply, h0, h1, h2, h3, tt, S):
 
     # 1. The table: the position, then its reflections.
     if S.opts[O_TT] != 0:
+        if S.opts[O_SYM] != 0:      # the reflections' buckets load while h0's is read
+            T.tt_prefetch(tt, h1)
+            T.tt_prefetch(tt, h2)
+            T.tt_prefetch(tt, h3)
         found, value, weight = _probe(tt, S, h0)
         if not found and S.opts[O_SYM] != 0:
             found, value, weight = _probe(tt, S, h1)
