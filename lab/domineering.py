@@ -73,6 +73,7 @@ Node count (the thesis' "all nodes investigated"): every call of the search, tab
 leaves included; a move judged by a forward cut-off is not a node.
 """
 import argparse
+import collections
 import csv
 import os
 import subprocess
@@ -584,6 +585,179 @@ def grid_cells(board, first, schemes, sizes_k, seeds, search, depth):
             for seed in seeds for size in sizes_k for scheme in schemes]
 
 
+# -- the report (docs/domineering.md: the sections between <!-- NAME --> and <!-- /NAME -->) --
+CHESS_CSV = DOCS / "results.csv"
+PAGE = ROOT / "docs" / "domineering.md"
+
+
+def _rows(path):
+    if not Path(path).exists():
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def _millions(x):
+    return f"{x / 1e6:,.2f}M" if x >= 1e6 else f"{x:,.0f}"
+
+
+def table_section(rows):
+    """Table 2.1 beside ours: results and nodes (square boards: one solve, Vertical first;
+    other boards: the sum of the two solves, as the thesis' counts are)."""
+    by = {}
+    for r in rows:
+        if r["experiment"] == "table" and r["search"] == "ab+fc":
+            by[(r["board"], r["first"])] = r
+    lines = ["| board | thesis | ours | agree | thesis nodes | ours V first | ours H first "
+             "| ours (thesis' count) | ours / thesis | seconds |", "|---|---|---|---|---|---|---|---|---|---|"]
+    solved = agree = 0
+    for (m, n), (res, nodes) in THESIS_TABLE.items():
+        v = by.get((f"{m}x{n}", "V"))
+        h = by.get((f"{m}x{n}", "H")) if m != n else v
+        if v is None or h is None:
+            known = [format(int(r["nodes"]), ",") + " (" + r["value"] + ")" if r else ""
+                     for r in (v, by.get((f"{m}x{n}", "H")))]
+            lines.append(f"| {m}x{n} | {res} | not run | | {nodes:,} | {known[0]} | {known[1]} | | | |")
+            continue
+        ours = outcome(v["value"] == "win", h["value"] == "win")
+        total = int(v["nodes"]) + (int(h["nodes"]) if m != n else 0)
+        seconds = float(v["seconds"]) + (float(h["seconds"]) if m != n else 0)
+        solved += 1
+        agree += ours == res
+        lines.append(f"| {m}x{n} | {res} | {ours} | {'yes' if ours == res else '**no**'} | {nodes:,} "
+                     f"| {int(v['nodes']):,} | {format(int(h['nodes']), ',') if m != n else '(same)'} | {total:,} | {total / nodes:.2f} | {seconds:.1f} |")
+    lines.append("")
+    lines.append(f"{solved} of {len(THESIS_TABLE)} boards solved; {agree} of them agree with the thesis' value.")
+    return "\n".join(lines)
+
+
+def grid_means(rows, board, search="ab+fc"):
+    """{(size_k, scheme): [nodes per key seed]} of the Figure 2.12 rows of `board`."""
+    out = collections.defaultdict(list)
+    for r in rows:
+        if r["experiment"] == "schemes" and r["board"] == board and r["search"] == search \
+                and r["depth_measure"] == "height":
+            out[(float(r["positions_k"]), r["scheme"])].append(int(r["nodes"]))
+    return out
+
+
+def grid_section(rows, board):
+    cells = grid_means(rows, board)
+    if not cells:
+        return f"No rows for {board} yet."
+    sizes = sorted({k for k, _ in cells})
+    head = "| positions | " + " | ".join(FIGURE_SCHEMES) + " | key sets | best two-level vs best one-level |"
+    lines = [head, "|---" * (len(FIGURE_SCHEMES) + 3) + "|"]
+    for size in sizes:
+        out = []
+        means = {}
+        seeds = set()
+        for scheme in FIGURE_SCHEMES:
+            got = cells.get((size, scheme), [])
+            seeds.add(len(got))
+            if got:
+                means[scheme] = sum(got) / len(got)
+                spread = f" ({_millions(min(got))}-{_millions(max(got))})" if len(got) > 1 else ""
+                out.append(_millions(means[scheme]) + spread)
+            else:
+                out.append("")
+        best = min(means.values()) if means else None
+        out = [f"**{o}**" if o and means.get(s) == best else o for o, s in zip(out, FIGURE_SCHEMES)]
+        two = [means[s] for s in ("TwoBig1", "TwoDEEP") if s in means]
+        one = [means[s] for s in ("BIG1", "DEEP", "NEW") if s in means]
+        cmp = f"{100 * (min(two) / min(one) - 1):+.1f}%" if two and one else ""
+        label = f"{size:g}K"
+        lines.append(f"| {label} | " + " | ".join(out) + f" | {'/'.join(str(x) for x in sorted(seeds))} | {cmp} |")
+    return "\n".join(lines)
+
+
+def chess_big_gain(test_set="middle", depth="7", stamping="False"):
+    """Mean over table sizes of (DEEP - BIG1) / DEEP and (TwoDEEP - TwoBig1) / TwoDEEP in
+    the chess rows (docs/experiments/results.csv)."""
+    nodes = {}
+    for r in _rows(CHESS_CSV):
+        if (r["experiment"], r["test_set"], r["depth"], r["stamping"], r["key_seed"]) == \
+                ("schemes", test_set, depth, stamping, ""):
+            nodes[(int(r["positions_k"]), r["scheme"])] = int(r["nodes"])
+    return _big_gain({(float(k), s): [v] for (k, s), v in nodes.items()})
+
+
+def _big_gain(cells):
+    one, two = [], []
+    for size in sorted({k for k, _ in cells}):
+        get = lambda s: sum(cells[(size, s)]) / len(cells[(size, s)]) if cells.get((size, s)) else None
+        deep, big, tdeep, tbig = get("DEEP"), get("BIG1"), get("TwoDEEP"), get("TwoBig1")
+        if deep and big:
+            one.append((deep - big) / deep)
+        if tdeep and tbig:
+            two.append((tdeep - tbig) / tdeep)
+    mean = lambda xs: 100 * sum(xs) / len(xs) if xs else float("nan")
+    return mean(one), mean(two), len(one), len(two)
+
+
+def claims_section(rows, board):
+    cells = grid_means(rows, board)
+    if not cells:
+        return "No rows yet."
+    sizes = sorted({k for k, _ in cells})
+    holds = []
+    detail = []
+    for size in sizes:
+        get = {s: cells.get((size, s)) for s in FIGURE_SCHEMES}
+        if not all(get.values()):
+            continue
+        worst_two = max(max(get[s]) for s in ("TwoBig1", "TwoDEEP"))
+        best_one = min(min(get[s]) for s in ("BIG1", "DEEP", "NEW"))
+        ok = worst_two < best_one
+        holds.append(ok)
+        detail.append(f"{size:g}K: worst two-level key set {_millions(worst_two)} vs best one-level key set "
+                      f"{_millions(best_one)} ({'separated' if ok else 'overlapping'})")
+    if holds:
+        verdict1 = "holds" if all(holds) else ("holds at some sizes" if any(holds) else "does not hold")
+    else:
+        verdict1 = "not decided (no size with all five schemes)"
+    d1, d2, k1, k2 = _big_gain(cells)
+    c1, c2, _, _ = chess_big_gain()
+    e1, e2, _, _ = chess_big_gain("endgame", "8", "True")
+    dom = (d1 + d2) / 2
+    chess = (c1 + c2) / 2
+    verdict2 = ("holds" if dom > chess else "does not hold") if k1 and k2 else "not decided"
+    return "\n".join([
+        f"Rule 1 (\"two-level schemes work much better than one-level schemes\"): at a table size "
+        f"where all five schemes ran, it holds when every key set of TwoBig1 and TwoDEEP searched "
+        f"fewer nodes than every key set of BIG1, DEEP and NEW (the two groups do not overlap). "
+        f"**Verdict on {board}: {verdict1}.** " + "; ".join(detail) + ".",
+        "",
+        f"Rule 2 (\"the concept Big shows more improvement over the concept Deep than in chess\"): "
+        f"the mean over table sizes of (DEEP - BIG1) / DEEP and of (TwoDEEP - TwoBig1) / TwoDEEP, "
+        f"domineering against the chess middle game (depth 7, tables cleared, the rows of "
+        f"docs/experiments/results.csv, Figure 2.8's experiment). Domineering {board}: BIG1 "
+        f"{d1:+.1f}%, TwoBig1 {d2:+.1f}% (mean {dom:+.1f}%, over {k1} and {k2} sizes); chess "
+        f"middle game: BIG1 {c1:+.1f}%, TwoBig1 {c2:+.1f}% (mean {chess:+.1f}%); chess endgame "
+        f"(depth 8, time stamping): BIG1 {e1:+.1f}%, TwoBig1 {e2:+.1f}%. "
+        f"**Verdict: {verdict2}.**"])
+
+
+def write_report(page=PAGE):
+    """Fill the generated sections of docs/domineering.md from the CSVs."""
+    text = Path(page).read_text()
+    table = _rows(TABLE_CSV)
+    grid = _rows(GRID_CSV)
+    boards = sorted({r["board"] for r in grid if r["experiment"] == "schemes"},
+                    key=lambda b: [int(x) for x in b.split("x")])
+    sections = {"table21": table_section(table)}
+    for board in boards:
+        sections[f"grid-{board}"] = grid_section(grid, board)
+        sections[f"claims-{board}"] = claims_section(grid, board)
+    for name, body in sections.items():
+        start, end = f"<!-- {name} -->", f"<!-- /{name} -->"
+        if start in text:
+            before, rest = text.split(start, 1)
+            _, after = rest.split(end, 1)
+            text = before + start + "\n" + body + "\n" + end + after
+    Path(page).write_text(text)
+
+
 def _board(text):
     m, n = (int(x) for x in text.lower().split("x"))
     return m, n
@@ -607,6 +781,7 @@ def main(argv=None):
     p.add_argument("--search", nargs="+", default=["ab+fc"], choices=list(SEARCHES))
     p.add_argument("--out", default=str(TABLE_CSV))
     p.add_argument("--jobs", type=int, default=1)
+    sub.add_parser("report", help="fill docs/domineering.md's tables from the CSVs")
     p = sub.add_parser("grid", help="Figure 2.12: schemes x table sizes x key seeds")
     p.add_argument("--board", default="8x8")
     p.add_argument("--first", default="V", choices=["V", "H"])
@@ -627,6 +802,8 @@ def main(argv=None):
         print(f"{m}x{n}, {args.first} first: {'win' if r.value else 'loss'} for the first player; "
               f"{r.nodes:,} nodes in {r.seconds:.2f} s ({r.nodes / max(r.seconds, 1e-9):,.0f} nodes/s)")
         print(stats)
+    elif args.cmd == "report":
+        write_report()
     elif args.cmd == "table":
         cells = table_cells(args.max_squares, args.search, boards=args.boards)
         run_cells(cells, args.out, args.jobs)
