@@ -601,6 +601,18 @@ def _millions(x):
     return f"{x / 1e6:,.2f}M" if x >= 1e6 else f"{x:,.0f}"
 
 
+def provenance(rows):
+    """"Rows dated A to B (UTC), commits X, Y" of the rows a section is made of."""
+    if not rows:
+        return ""
+    dates = sorted(r["date"] for r in rows)
+    commits = sorted({r["commit"] for r in rows})
+    rate = sum(int(r["nodes"]) for r in rows) / max(sum(float(r["seconds"]) for r in rows), 1e-9)
+    return (f"Rows dated {dates[0]} to {dates[-1]} UTC, commit {', '.join(commits)}; "
+            f"{rate / 1e6:.2f}M nodes/s over these rows (one process under `nice`, 2 cores "
+            f"shared with other work).")
+
+
 def table_section(rows):
     """Table 2.1 beside ours: results and nodes (square boards: one solve, Vertical first;
     other boards: the sum of the two solves, as the thesis' counts are)."""
@@ -627,7 +639,8 @@ def table_section(rows):
         lines.append(f"| {m}x{n} | {res} | {ours} | {'yes' if ours == res else '**no**'} | {nodes:,} "
                      f"| {int(v['nodes']):,} | {format(int(h['nodes']), ',') if m != n else '(same)'} | {total:,} | {total / nodes:.2f} | {seconds:.1f} |")
     lines.append("")
-    lines.append(f"{solved} of {len(THESIS_TABLE)} boards solved; {agree} of them agree with the thesis' value.")
+    lines.append(f"{solved} of {len(THESIS_TABLE)} boards solved; {agree} of them agree with the thesis' value. "
+                 + provenance([r for r in rows if r["experiment"] == "table" and r["search"] == "ab+fc"]))
     return "\n".join(lines)
 
 
@@ -669,8 +682,8 @@ def grid_section(rows, board):
         seeds = set()
         for scheme in FIGURE_SCHEMES:
             got = cells.get((size, scheme), [])
-            seeds.add(len(got))
             if got:
+                seeds.add(len(got))
                 means[scheme] = sum(got) / len(got)
                 spread = f" ({_millions(min(got))}-{_millions(max(got))})" if len(got) > 1 else ""
                 out.append(_millions(means[scheme]) + spread)
@@ -683,6 +696,9 @@ def grid_section(rows, board):
         cmp = f"{100 * (min(two) / min(one) - 1):+.1f}%" if two and one else ""
         label = f"{size:g}K"
         lines.append(f"| {label} | " + " | ".join(out) + f" | {'/'.join(str(x) for x in sorted(seeds))} | {cmp} |")
+    used = [r for r in rows if r["experiment"] == "schemes" and r["board"] == board
+            and r["search"] == "ab+fc" and r["depth_measure"] == "height"]
+    lines += ["", f"{len(used)} cells. " + provenance(used)]
     return "\n".join(lines)
 
 
@@ -741,7 +757,7 @@ def claims_section(rows, board):
         f"Rule 1 (\"two-level schemes work much better than one-level schemes\"): at a table size "
         f"where all five schemes ran, it holds when every key set of TwoBig1 and TwoDEEP searched "
         f"fewer nodes than every key set of BIG1, DEEP and NEW (the two groups do not overlap). "
-        f"**Verdict on {board}: {verdict1}.** " + "; ".join(detail) + ".",
+        f"**Verdict on {board}: {verdict1}.** " + "; ".join(detail) + ("." if detail else ""),
         "",
         f"Rule 2 (\"the concept Big shows more improvement over the concept Deep than in chess\"): "
         f"the mean over table sizes of (DEEP - BIG1) / DEEP and of (TwoDEEP - TwoBig1) / TwoDEEP, "
