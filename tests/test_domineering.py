@@ -160,3 +160,11 @@ def test_subtree_sizes_count_nodes_and_bigall_counts_stored_sizes():
     empties = D.solve(6, 6, "V", "DEEP", 1 << 16, depth="empties", log_size=100_000)
     depths = empties.stats["log"][:, 2]
     assert depths.max() <= 36 and (depths % 2 == 0).all()
+
+
+def test_the_recursive_kernel_compiles_once_with_uint64_hashes():
+    D.solve(3, 4, "V")
+    D.solve(3, 4, "H", fc=False)
+    signatures = D._solve.nopython_signatures
+    assert len(signatures) == 1
+    assert [str(a) for a in signatures[0].args[2:8]] == ["int64", "int64"] + ["uint64"] * 4
