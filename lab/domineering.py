@@ -614,14 +614,14 @@ def provenance(rows):
 
 
 def table_section(rows):
-    """Table 2.1 beside ours: results and nodes (square boards: one solve, Vertical first;
+    """Table 2.1 beside the solver's: results and nodes (square boards: one solve, Vertical first;
     other boards: the sum of the two solves, as the thesis' counts are)."""
     by = {}
     for r in rows:
         if r["experiment"] == "table" and r["search"] == "ab+fc":
             by[(r["board"], r["first"])] = r
-    lines = ["| board | thesis | ours | agree | thesis nodes | ours V first | ours H first "
-             "| ours (thesis' count) | ours / thesis | seconds |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| board | thesis | solver | agree | thesis nodes | nodes V first | nodes H first "
+             "| nodes (thesis' count) | nodes / thesis | seconds |", "|---|---|---|---|---|---|---|---|---|---|"]
     solved = agree = 0
     for (m, n), (res, nodes) in THESIS_TABLE.items():
         v = by.get((f"{m}x{n}", "V"))
