@@ -754,6 +754,16 @@ def claims_section(rows, board):
     d1, d2, k1, k2 = _big_gain(cells)
     c1, c2, _, _ = chess_big_gain()
     e1, e2, _, _ = chess_big_gain("endgame", "8", "True")
+    if not (k1 and k2):
+        return "\n".join([
+            f"Rule 1 (\"two-level schemes work much better than one-level schemes\"): at each table size "
+            f"(over the schemes run there), it holds when every key set of TwoBig1 and TwoDEEP searched "
+            f"fewer nodes than every key set of BIG1, DEEP and NEW (the two groups do not overlap). "
+            f"**Verdict on {board}: {verdict1}.** " + "; ".join(detail) + ("." if detail else ""),
+            "",
+            f"Rule 2 (\"the concept Big shows more improvement over the concept Deep than in chess\") "
+            f"needs DEEP with BIG1, or TwoDEEP with TwoBig1, at one size: **not decided on {board}** "
+            f"(see 6x8 below)."])
     dom = (d1 + d2) / 2
     chess = (c1 + c2) / 2
     spreads = [(max(v) - min(v)) / (sum(v) / len(v)) for v in cells.values() if len(v) > 1]
