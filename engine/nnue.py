@@ -99,8 +99,9 @@ def _refresh(P, T, acc):
 
 
 @jit
-def _replay(st, nn, acc, row):
-    """Update acc across the move that led to state row `row` of P.st."""
+def _replay(st, meta, nn, acc, row):
+    """Update acc across the move that led to state row `row` of P.st (`meta`: P.meta, where
+    a castling rook's home square is read)."""
     move = st[row, ST_MOVE]
     if move == NO_MOVE:
         return                      # a null move: the same pieces
@@ -122,13 +123,13 @@ def _replay(st, nn, acc, row):
         _add_rows(nn, acc, piece, to, 1)
     if flag == FLAG_CASTLE:
         rook = piece_of(us, ROOK)
-        home, castled = castling_rook_squares(frm, to)
+        home, castled = castling_rook_squares(meta, to)
         _add_rows(nn, acc, rook, home, -1)
         _add_rows(nn, acc, rook, castled, 1)
 
 
 @jit_inline
-def _step_from(st, nn, source, acc, row):
+def _step_from(st, meta, nn, source, acc, row):
     """acc = source brought across the move of state row `row`. A plain move or capture is
     done in one pass over each view (copy, take away, add fused); a null move, castling,
     en passant and promotions are copied, then replayed."""
@@ -138,7 +139,7 @@ def _step_from(st, nn, source, acc, row):
             or flag >= FLAG_PROMO_KNIGHT):
         for j in range(2 * NN_HIDDEN):
             acc[j] = source[j]
-        _replay(st, nn, acc, row)
+        _replay(st, meta, nn, acc, row)
         return
     piece = st[row, ST_MOVED]
     captured = st[row, ST_CAPTURED]
@@ -193,9 +194,9 @@ def nn_evaluate(P, T, accs, stack, ply):
                and stack[ply - back, STACK_NN_KEY] != np.int64(P.keys[row - back])):
             back += 1
         if back <= ply and back <= NN_MAX_REPLAY and back <= row:
-            _step_from(P.st, T.nn, accs[ply - back], acc, row - (back - 1))
+            _step_from(P.st, P.meta, T.nn, accs[ply - back], acc, row - (back - 1))
             for k in range(back - 2, -1, -1):
-                _replay(P.st, T.nn, acc, row - k)
+                _replay(P.st, P.meta, T.nn, acc, row - k)
         else:
             _refresh(P, T, acc)
         stack[ply, STACK_NN_KEY] = key
