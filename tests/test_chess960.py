@@ -87,11 +87,31 @@ def test_perft_of_every_start_position_depth_2():
         assert divided == expected, number
 
 
+def test_perft_of_every_fourth_start_position_depth_3():
+    for number in range(0, 960, 4):
+        oracle = chess.Board.from_chess960_pos(number)
+        assert Board(oracle.fen()).perft(3) == _oracle_perft(oracle, 3), number
+
+
+@pytest.mark.slow
+def test_perft_of_every_start_position_depth_3():
+    for number in range(960):
+        oracle = chess.Board.from_chess960_pos(number)
+        assert Board(oracle.fen(shredder=True)).perft(3) == _oracle_perft(oracle, 3), number
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("number", [0, 1, 100, 355, 518, 600, 777, 959])
 def test_perft_of_start_positions_depth_4(number):
     oracle = chess.Board.from_chess960_pos(number)
     assert Board(oracle.fen()).perft(4) == _oracle_perft(oracle, 4)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fen", UNUSUAL_FENS[7:14])
+def test_perft_of_unusual_positions_depth_4(fen):
+    oracle = _oracle(fen)
+    assert Board(fen).perft(4) == _oracle_perft(oracle, 4)
 
 
 @pytest.mark.parametrize("fen", UNUSUAL_FENS)
@@ -296,3 +316,91 @@ def test_search_plays_legal_chess960_moves():
         for move in result.iterations[-1].pv:
             assert move in board.legal_moves()
             board.push(move)
+
+
+# -- the protocol ---------------------------------------------------------------------------
+TWO_WAY = "rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1"    # white castles to c1 or g1
+
+
+def _display(pipe):
+    lines = pipe.ask("d", "Checkers:")
+    return {l.split(":", 1)[0]: l.split(":", 1)[1].strip() for l in lines if ":" in l}
+
+
+def test_uci_option_switches_castling_text(pipe):
+    """UCI_Chess960 on: bestmove, go perft and d write king-takes-rook and Shredder-FEN;
+    off: e1g1-style castling and X-FEN, as for standard chess."""
+    oracle = _oracle(TWO_WAY)
+    pipe.send("setoption name UCI_Chess960 value true")
+    pipe.send(f"position fen {oracle.fen(shredder=True)}")
+    assert _display(pipe)["Fen"] == oracle.fen(shredder=True)
+    lines = pipe.ask("go perft 2", "Nodes searched")
+    divided = dict(l.split(": ") for l in lines[:-2])
+    assert {"b1a1", "b1h1"} <= set(divided) and "b1g1" not in divided   # b1c1: a king step
+    assert len(divided) == oracle.legal_moves.count()
+    assert int(lines[-1].split()[-1]) == _oracle_perft(oracle, 2)
+    assert pipe.ask("go depth 2 searchmoves b1h1", "bestmove")[-1].split()[:2] == ["bestmove", "b1h1"]
+    pipe.send("position fen " + TWO_WAY + " moves b1h1 b8a8")
+    oracle.push_uci("b1h1")
+    oracle.push_uci("b8a8")
+    info = _display(pipe)
+    assert info["Fen"] == oracle.fen(shredder=True)
+    assert int(info["Key"], 16) == chess.polyglot.zobrist_hash(oracle)
+
+    pipe.send("setoption name UCI_Chess960 value false")
+    pipe.send("position fen " + TWO_WAY)
+    assert _display(pipe)["Fen"] == _oracle(TWO_WAY).fen()        # X-FEN: KQkq here
+    assert pipe.ask("go depth 2 searchmoves b1h1", "bestmove")[-1].split()[:2] == ["bestmove", "b1g1"]
+    lines = pipe.ask("go perft 1", "Nodes searched")
+    assert {"b1c1", "b1g1"} <= {l.split(":")[0] for l in lines[:-2]}
+
+
+def test_uci_bad_chess960_input_keeps_position(pipe):
+    pipe.send("setoption name UCI_Chess960 value true")
+    pipe.send("position fen " + TWO_WAY + " moves b1h1")
+    before = _display(pipe)["Fen"]
+    for bad in ["position fen rk5r/8/8/8/8/8/8/RK5R w CHah - 0 1",      # no rook on c1
+                "position fen rk5r/8/8/8/8/8/8/RK5R w AHahx - 0 1",     # not a castling letter
+                "position fen rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1 moves b1h1 b8h8 g1h1",
+                "position fen rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1 moves b1a2",
+                "setoption name UCI_Chess960 value maybe"]:
+        reply = pipe.ask(bad, "info string")
+        assert reply[-1].startswith("info string ")
+        assert _display(pipe)["Fen"] == before
+    assert pipe.ask("isready", "readyok")[-1] == "readyok"
+
+
+def test_python_chess_plays_chess960_games():
+    """python-chess as the GUI (it sets UCI_Chess960 and sends Shredder-FEN and
+    king-takes-rook moves): games from Chess960 starts with castling in their history."""
+    import chess.engine
+    import sys
+    from tests.uci_pipe import ROOT
+
+    rng = random.Random(96)
+    with chess.engine.SimpleEngine.popen_uci([sys.executable, str(ROOT / "uci_main.py")],
+                                             timeout=120) as engine:
+        assert engine.options["UCI_Chess960"].default is False
+        castled = 0
+        for number in (0, 518, 959, 420):
+            board = chess.Board.from_chess960_pos(number)
+            for square in chess.SquareSet(chess.BB_RANK_1 | chess.BB_RANK_8):
+                if board.piece_type_at(square) in (chess.KNIGHT, chess.BISHOP, chess.QUEEN):
+                    board.remove_piece_at(square)
+            board = chess.Board(board.fen(shredder=True), chess960=True)
+            for ply in range(16):
+                if board.is_game_over():
+                    break
+                if ply % 2:
+                    move = engine.play(board, chess.engine.Limit(depth=3)).move
+                else:
+                    castles = [m for m in board.legal_moves if board.is_castling(m)]
+                    move = castles[0] if castles else rng.choice(list(board.legal_moves))
+                assert move in board.legal_moves
+                castled += board.is_castling(move)
+                board.push(move)
+            info = engine.analyse(board, chess.engine.Limit(depth=4))
+            for move in info.get("pv", []):
+                assert move in board.legal_moves
+                board.push(move)
+        assert castled >= 4
