@@ -13,6 +13,8 @@ import numpy as np
 import pytest
 
 from engine.board import Board
+from engine.codec import unpack_move
+from engine.types import FLAG_CASTLE
 
 # Positions whose castling geometry is unusual, each valid for python-chess in Chess960 mode.
 UNUSUAL_FENS = [
@@ -38,6 +40,10 @@ UNUSUAL_FENS = [
     "4k3/8/8/8/8/5n2/8/1R3KR1 w BG - 0 1",            # a knight guards d1 and e1... and g1
     "4k3/8/8/8/8/8/8/R2rK2R w AH - 0 1",              # an enemy rook on d1 between a1 and e1
 ]
+
+
+def _is_castle(move):
+    return unpack_move(move)[2] == FLAG_CASTLE
 
 
 def _oracle(fen):
@@ -139,7 +145,7 @@ def test_castling_moves_of_unusual_positions():
     def castles(fen):
         oracle = _oracle(fen)
         board = Board(fen)
-        ours = {board.uci(m, chess960=True) for m in board.legal_moves() if m >> 12 == 2}
+        ours = {board.uci(m, chess960=True) for m in board.legal_moves() if _is_castle(m)}
         theirs = {oracle.uci(m, chess960=True) for m in oracle.legal_moves if oracle.is_castling(m)}
         assert ours == theirs, fen
         return ours
@@ -165,12 +171,19 @@ def _castling_fuzz_position(rng):
         keep = 0.3 if piece.piece_type != chess.PAWN else 0.5
         if rng.random() > keep:
             oracle.remove_piece_at(square)
+    oracle.turn = rng.random() < 0.5
     for _ in range(rng.randrange(4)):
         square = rng.randrange(64)
         if oracle.piece_at(square) is None:
             kind = rng.choice((chess.ROOK, chess.BISHOP, chess.QUEEN, chess.KNIGHT))
             oracle.set_piece_at(square, chess.Piece(kind, rng.random() < 0.5))
-    oracle.turn = rng.random() < 0.5
+    if rng.random() < 0.5:
+        # An enemy rook or queen on the castling side's own back rank: behind a castling
+        # rook it x-rays through the rook's home square.
+        square = rng.randrange(8) + (0 if oracle.turn == chess.WHITE else 56)
+        if oracle.piece_at(square) is None:
+            kind = rng.choice((chess.ROOK, chess.QUEEN))
+            oracle.set_piece_at(square, chess.Piece(kind, not oracle.turn))
     fen = oracle.fen(shredder=True)
     oracle = chess.Board(fen, chess960=True)
     return oracle if oracle.is_valid() else None
@@ -270,21 +283,70 @@ def test_key_is_the_same_by_any_path():
     assert back.fen(shredder=True).split()[:4] == fewer.fen(shredder=True).split()[:4]
 
 
+def test_castling_onto_the_own_rook_takes_nothing():
+    """The search orders and prunes captures apart: a king castling onto its own rook's
+    square (f1 -> g1 with the rook on g1) is a quiet move."""
+    from engine.movepick import is_capture
+
+    for fen, text in (("4k3/8/8/8/8/8/8/5KR1 w G - 0 1", "f1g1"),
+                      ("4k3/8/8/8/8/8/8/2RK4 w C - 0 1", "d1c1")):
+        board = Board(fen)
+        castle = board.parse_uci(text)
+        assert _is_castle(castle) and not is_capture(board.P, castle)
+
+
+def test_network_accumulators_across_chess960_castling():
+    """The network's accumulators, brought up to date by replaying moves (castling among
+    them, the rook read from the position), equal a sum from scratch."""
+    from engine.nnue import new_accumulators, nn_evaluate
+    from engine.types import MAX_PLY, STACK_LEN
+
+    def fresh(board, ply):
+        return nn_evaluate(board.P, board.T, new_accumulators(MAX_PLY + 2),
+                           np.zeros((MAX_PLY + 2, STACK_LEN), dtype=np.int64), ply)
+
+    rng = random.Random(61)
+    checked = castles = 0
+    for _ in range(20):
+        oracle = chess.Board.from_chess960_pos(rng.randrange(960))
+        for square in chess.SquareSet(chess.BB_RANK_1 | chess.BB_RANK_8):
+            if oracle.piece_type_at(square) in (chess.KNIGHT, chess.BISHOP, chess.QUEEN):
+                oracle.remove_piece_at(square)
+        oracle = chess.Board(oracle.fen(shredder=True), chess960=True)
+        board = Board(oracle.fen())
+        accs = new_accumulators(MAX_PLY + 2)
+        stack = np.zeros((MAX_PLY + 2, STACK_LEN), dtype=np.int64)
+        for ply in range(1, 60):
+            moves = list(oracle.legal_moves)
+            if not moves:
+                break
+            castling = [m for m in moves if oracle.is_castling(m)]
+            move = rng.choice(castling) if castling else rng.choice(moves)
+            castles += oracle.is_castling(move)
+            board.push_uci(oracle.uci(move, chess960=True))
+            oracle.push(move)
+            if rng.random() < 0.5:
+                continue
+            assert nn_evaluate(board.P, board.T, accs, stack, ply) == fresh(board, ply)
+            checked += 1
+    assert checked > 200 and castles >= 20
+
+
 def test_uci_text_of_castling():
     board = Board("rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1")
-    castles = sorted(m for m in board.legal_moves() if m >> 12 == 2)
+    castles = sorted(m for m in board.legal_moves() if _is_castle(m))
     assert sorted(board.uci(m) for m in castles) == ["b1c1", "b1g1"]
     assert sorted(board.uci(m, chess960=True) for m in castles) == ["b1a1", "b1h1"]
     # Both spellings are read; a plain king step that reads like castling stays a step.
     assert board.parse_uci("b1h1") == board.parse_uci("b1g1")
     step = Board("4k3/8/8/8/8/8/8/5K1R w H - 0 1")
-    assert step.parse_uci("f1g1") >> 12 == 0
-    assert step.parse_uci("f1h1") >> 12 == 2
+    assert not _is_castle(step.parse_uci("f1g1"))
+    assert _is_castle(step.parse_uci("f1h1"))
     # Standard chess: e1g1 as ever, e1h1 with chess960.
     standard = Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
-    texts = {standard.uci(m) for m in standard.legal_moves() if m >> 12 == 2}
+    texts = {standard.uci(m) for m in standard.legal_moves() if _is_castle(m)}
     assert texts == {"e1g1", "e1c1"}
-    assert {standard.uci(m, chess960=True) for m in standard.legal_moves() if m >> 12 == 2} \
+    assert {standard.uci(m, chess960=True) for m in standard.legal_moves() if _is_castle(m)} \
         == {"e1h1", "e1a1"}
 
 
@@ -359,6 +421,9 @@ def test_uci_bad_chess960_input_keeps_position(pipe):
     pipe.send("setoption name UCI_Chess960 value true")
     pipe.send("position fen " + TWO_WAY + " moves b1h1")
     before = _display(pipe)["Fen"]
+    oracle = _oracle(TWO_WAY)
+    oracle.push_uci("b1h1")
+    assert before == oracle.fen(shredder=True)
     for bad in ["position fen rk5r/8/8/8/8/8/8/RK5R w CHah - 0 1",      # no rook on c1
                 "position fen rk5r/8/8/8/8/8/8/RK5R w AHahx - 0 1",     # not a castling letter
                 "position fen rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1 moves b1h1 b8h8 g1h1",
