@@ -46,7 +46,7 @@ from engine.types import (
     BISHOP, BLACK, CASTLE_A_SIDE, CASTLE_H_SIDE, EMPTY, FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT,
     FLAG_PROMO_KNIGHT, GAME_STACK, KING, KNIGHT, NO_MOVE, NO_SQUARE, N_BB, OCC, PAWN, QUEEN, ROOK,
     ST_CAPTURED, ST_CASTLE, ST_EG, ST_EP, ST_FULLMOVE, ST_HALFMOVE, ST_LEN, ST_MG, ST_MOVE,
-    ST_NULL_DIST, ST_PHASE, ST_SIDE, ST_MOVED, U0, U1, WHITE,
+    ST_NULL_DIST, ST_PHASE, ST_SIDE, ST_MOVED, ST_CASTLING_ROOK, U0, U1, WHITE,
 )
 
 Position = collections.namedtuple("Position", "bb board st keys meta")
@@ -142,13 +142,20 @@ def in_check(P, T):
 
 
 @jit_inline
+def castled_square(king_to):
+    """Where the rook of a king castling to king_to (g1, c1, g8 or c8) lands: beside it,
+    on the f- or d-file."""
+    return king_to - 1 if king_to & 7 == 6 else king_to + 1
+
+
+@jit_inline
 def castling_rook_squares(meta, king_to):
     """(home, castled): the squares the rook of a king castling to king_to (g1, c1, g8 or
-    c8) moves from and to; `meta` is the position's meta array."""
+    c8) moves from and to; `meta` is the position's meta array. After the move, the
+    state row's ST_CASTLING_ROOK holds the home square too."""
     colour = 0 if king_to < 8 else 1
-    if king_to & 7 == 6:
-        return meta[META_ROOK + 2 * colour + CASTLE_H_SIDE], king_to - 1
-    return meta[META_ROOK + 2 * colour + CASTLE_A_SIDE], king_to + 1
+    side = CASTLE_H_SIDE if king_to & 7 == 6 else CASTLE_A_SIDE
+    return meta[META_ROOK + 2 * colour + side], castled_square(king_to)
 
 
 @jit
@@ -271,19 +278,20 @@ def _ep_target(T, bb, us, frm, to):
 
 
 @jit
-def _castle_pieces(P, us, king_from, king_to, rook_from, rook_to):
-    """Move the castling king and rook (unmake: with from and to swapped). Both are lifted
-    before either lands, as in Chess960 one may land where the other stood."""
-    king = piece_of(us, KING)
+def _move_castling_rook(P, us, king_square, home, castled, back):
+    """Move the rook of a castling king between home and castled (back: return it home).
+    The king's own move, and its reversal, are done as any other piece's (by XOR on the
+    bitboards); king_square is where the king stands now, the destination in make_move,
+    its home in unmake_move. In Chess960 the king may land on its rook's home or the rook
+    on the king's: the rook's vacated square keeps the king if it stands there."""
     rook = piece_of(us, ROOK)
-    _toggle(P, king, king_from)
-    _toggle(P, rook, rook_from)
-    _toggle(P, king, king_to)
-    _toggle(P, rook, rook_to)
-    P.board[king_from] = EMPTY
-    P.board[rook_from] = EMPTY
-    P.board[king_to] = king
-    P.board[rook_to] = rook
+    king = piece_of(us, KING)
+    squares = (U1 << np.uint64(home)) ^ (U1 << np.uint64(castled))
+    P.bb[rook] ^= squares
+    P.bb[OCC + us] ^= squares
+    vacated = castled if back else home
+    P.board[vacated] = king if vacated == king_square else EMPTY
+    P.board[home if back else castled] = rook
 
 
 @jit_inline
@@ -310,25 +318,15 @@ def make_move(P, T, move):
         key ^= ep_key(T, cur[ST_EP])
     new_ep = NO_SQUARE
 
-    if flag == FLAG_CASTLE:
-        # 1'. Castling: king and rook move together (Chess960: onto each other's squares).
-        captured = np.int64(EMPTY)
-        rook = piece_of(us, ROOK)
-        rook_from, rook_to = castling_rook_squares(P.meta, to)
-        _castle_pieces(P, us, frm, to, rook_from, rook_to)
-        key ^= (piece_key(T, piece, frm) ^ piece_key(T, piece, to)
-                ^ piece_key(T, rook, rook_from) ^ piece_key(T, rook, rook_to))
-        mg += (pst_mg(T, piece, to) - pst_mg(T, piece, frm)
-               + pst_mg(T, rook, rook_to) - pst_mg(T, rook, rook_from))
-        eg += (pst_eg(T, piece, to) - pst_eg(T, piece, frm)
-               + pst_eg(T, rook, rook_to) - pst_eg(T, rook, rook_from))
-    else:
-        # 1. Capture (the en-passant victim stands behind the target square).
-        cap_sq = to
-        if flag == FLAG_EN_PASSANT:
-            cap_sq = to - 8 if us == WHITE else to + 8
-        captured = np.int64(board[cap_sq])
-        if captured != EMPTY:
+    # 1. Capture (the en-passant victim stands behind the target square).
+    cap_sq = to
+    if flag == FLAG_EN_PASSANT:
+        cap_sq = to - 8 if us == WHITE else to + 8
+    captured = np.int64(board[cap_sq])
+    if captured != EMPTY:
+        if flag == FLAG_CASTLE:
+            captured = np.int64(EMPTY)   # Chess960: the king's own rook, or itself, stands there
+        else:
             _toggle(P, captured, cap_sq)
             board[cap_sq] = EMPTY
             key ^= piece_key(T, captured, cap_sq)
@@ -337,15 +335,15 @@ def make_move(P, T, move):
             phase -= phase_weight(T, captured)
             halfmove = 0
 
-        # 2. Move the piece.
-        from_to = (U1 << np.uint64(frm)) | (U1 << np.uint64(to))
-        bb[piece] ^= from_to
-        bb[OCC + us] ^= from_to
-        board[frm] = EMPTY
-        board[to] = piece
-        key ^= piece_key(T, piece, frm) ^ piece_key(T, piece, to)
-        mg += pst_mg(T, piece, to) - pst_mg(T, piece, frm)
-        eg += pst_eg(T, piece, to) - pst_eg(T, piece, frm)
+    # 2. Move the piece (from_to by XOR: a Chess960 king may castle without moving).
+    from_to = (U1 << np.uint64(frm)) ^ (U1 << np.uint64(to))
+    bb[piece] ^= from_to
+    bb[OCC + us] ^= from_to
+    board[frm] = EMPTY
+    board[to] = piece
+    key ^= piece_key(T, piece, frm) ^ piece_key(T, piece, to)
+    mg += pst_mg(T, piece, to) - pst_mg(T, piece, frm)
+    eg += pst_eg(T, piece, to) - pst_eg(T, piece, frm)
 
     # 3. Special moves.
     if piece == piece_of(us, PAWN):
@@ -363,6 +361,14 @@ def make_move(P, T, move):
             mg += pst_mg(T, promoted, to) - pst_mg(T, piece, to)
             eg += pst_eg(T, promoted, to) - pst_eg(T, piece, to)
             phase += phase_weight(T, promoted)
+    elif flag == FLAG_CASTLE:
+        rook = piece_of(us, ROOK)
+        rook_from, rook_to = castling_rook_squares(P.meta, to)
+        _move_castling_rook(P, us, to, rook_from, rook_to, False)
+        nxt[ST_CASTLING_ROOK] = rook_from
+        key ^= piece_key(T, rook, rook_from) ^ piece_key(T, rook, rook_to)
+        mg += pst_mg(T, rook, rook_to) - pst_mg(T, rook, rook_from)
+        eg += pst_eg(T, rook, rook_to) - pst_eg(T, rook, rook_from)
 
     # 4. Castling rights lost by moving from or capturing on a king or rook square.
     castle = cur[ST_CASTLE] & castle_keep(P, frm) & castle_keep(P, to)
@@ -398,25 +404,20 @@ def unmake_move(P):
     frm = move_from(move)
     to = move_to(move)
     flag = move_flag(move)
-    if flag == FLAG_CASTLE:
-        rook_from, rook_to = castling_rook_squares(P.meta, to)
-        _castle_pieces(P, us, to, frm, rook_to, rook_from)
-        P.meta[META_PLY] = ply - 1
-        return
     moved = np.int64(board[to])
     to_bit = U1 << np.uint64(to)
     from_bit = U1 << np.uint64(frm)
 
+    board[to] = EMPTY   # before frm is written: a Chess960 king may castle without moving
     if flag >= FLAG_PROMO_KNIGHT:
         pawn = piece_of(us, PAWN)
         bb[moved] ^= to_bit
         bb[pawn] ^= from_bit
         board[frm] = pawn
     else:
-        bb[moved] ^= to_bit | from_bit
+        bb[moved] ^= to_bit ^ from_bit
         board[frm] = moved
-    bb[OCC + us] ^= to_bit | from_bit
-    board[to] = EMPTY
+    bb[OCC + us] ^= to_bit ^ from_bit
 
     if captured != EMPTY:
         cap_sq = to
@@ -424,6 +425,8 @@ def unmake_move(P):
             cap_sq = to - 8 if us == WHITE else to + 8
         _toggle(P, captured, cap_sq)
         board[cap_sq] = captured
+    elif flag == FLAG_CASTLE:
+        _move_castling_rook(P, us, frm, row[ST_CASTLING_ROOK], castled_square(to), True)
     P.meta[META_PLY] = ply - 1
 
 

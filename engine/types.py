@@ -79,7 +79,8 @@ ST_PHASE = 8       # game phase, 24 = all pieces on the board
 ST_FULLMOVE = 9    # fullmove number
 ST_NULL_DIST = 10  # plies since the last null move (repetitions never reach across one)
 ST_MOVED = 11     # the piece that made ST_MOVE (the pawn of a promotion)
-ST_LEN = 12
+ST_CASTLING_ROOK = 12  # if ST_MOVE castled: its rook's home square (set by castling only)
+ST_LEN = 13
 
 MAX_PLY = 128              # deepest search path
 MAX_SEARCH_DEPTH = MAX_PLY - 1   # the one cap on `go depth` (the UCI loop clamps to it)
