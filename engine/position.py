@@ -278,19 +278,15 @@ def _ep_target(T, bb, us, frm, to):
 
 
 @jit
-def _move_castling_rook(P, us, king_square, home, castled, back):
+def _move_castling_rook(P, us, home, castled, back):
     """Move the rook of a castling king between home and castled (back: return it home).
-    The king's own move, and its reversal, are done as any other piece's (by XOR on the
-    bitboards); king_square is where the king stands now, the destination in make_move,
-    its home in unmake_move. In Chess960 the king may land on its rook's home or the rook
-    on the king's: the rook's vacated square keeps the king if it stands there."""
+    The king moves as any other piece, and its square is written after this: in Chess960
+    the king may land on its rook's home, the rook on the king's, or the king not move."""
     rook = piece_of(us, ROOK)
-    king = piece_of(us, KING)
     squares = (U1 << np.uint64(home)) ^ (U1 << np.uint64(castled))
     P.bb[rook] ^= squares
     P.bb[OCC + us] ^= squares
-    vacated = castled if back else home
-    P.board[vacated] = king if vacated == king_square else EMPTY
+    P.board[castled if back else home] = EMPTY
     P.board[home if back else castled] = rook
 
 
@@ -364,7 +360,8 @@ def make_move(P, T, move):
     elif flag == FLAG_CASTLE:
         rook = piece_of(us, ROOK)
         rook_from, rook_to = castling_rook_squares(P.meta, to)
-        _move_castling_rook(P, us, to, rook_from, rook_to, False)
+        _move_castling_rook(P, us, rook_from, rook_to, False)
+        board[to] = piece    # again: the rook's home may be the king's destination
         nxt[ST_CASTLING_ROOK] = rook_from
         key ^= piece_key(T, rook, rook_from) ^ piece_key(T, rook, rook_to)
         mg += pst_mg(T, rook, rook_to) - pst_mg(T, rook, rook_from)
@@ -408,15 +405,14 @@ def unmake_move(P):
     to_bit = U1 << np.uint64(to)
     from_bit = U1 << np.uint64(frm)
 
-    board[to] = EMPTY   # before frm is written: a Chess960 king may castle without moving
+    board[to] = EMPTY
     if flag >= FLAG_PROMO_KNIGHT:
         pawn = piece_of(us, PAWN)
         bb[moved] ^= to_bit
         bb[pawn] ^= from_bit
-        board[frm] = pawn
+        moved = pawn
     else:
         bb[moved] ^= to_bit ^ from_bit
-        board[frm] = moved
     bb[OCC + us] ^= to_bit ^ from_bit
 
     if captured != EMPTY:
@@ -426,7 +422,9 @@ def unmake_move(P):
         _toggle(P, captured, cap_sq)
         board[cap_sq] = captured
     elif flag == FLAG_CASTLE:
-        _move_castling_rook(P, us, frm, row[ST_CASTLING_ROOK], castled_square(to), True)
+        _move_castling_rook(P, us, row[ST_CASTLING_ROOK], castled_square(to), True)
+    # The mover last: a Chess960 king may stay put, or return where its rook stood.
+    board[frm] = moved
     P.meta[META_PLY] = ply - 1
 
 
