@@ -3,17 +3,18 @@
 This is glue: it validates input with python-chess, fills the arrays of an
 `engine.position.Position`, and calls the kernels. It does no per-node work.
 """
-from typing import List, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from engine import movegen, position
 from engine.codec import piece_of, unpack_move
 from engine.tables import get_tables
+from engine.position import KING_DESTINATION_FILE
 from engine.types import (
-    BLACK, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, EMPTY, FLAG_PROMO_KNIGHT, GAME_STACK,
-    GEN_ALL, GEN_NOISY, MAX_MOVES, MAX_PLY, NO_SQUARE, ST_CASTLE, ST_EP, ST_FULLMOVE, ST_HALFMOVE,
-    ST_SIDE, WHITE,
+    BLACK, CASTLE_A_SIDE, CASTLE_H_SIDE, EMPTY, FLAG_CASTLE, FLAG_PROMO_KNIGHT, GAME_STACK,
+    GEN_ALL, GEN_NOISY, MAX_MOVES, MAX_PLY, NO_SQUARE, ROOK, ST_CASTLE, ST_EP, ST_FULLMOVE,
+    ST_HALFMOVE, ST_SIDE, WHITE,
 )
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -26,11 +27,17 @@ class FenError(ValueError):
     """A FEN that TwoBig refuses; the message says what is wrong with it."""
 
 
-def move_to_uci(move: int) -> str:
-    """UCI text of a packed move ('0000' for no move)."""
+def move_to_uci(move: int, castling_rooks: Optional[Sequence[int]] = None) -> str:
+    """UCI text of a packed move ('0000' for no move). Castling is written as the king's
+    move to its destination (e1g1), or, given `castling_rooks` (the rooks' home squares
+    by right, Board.castling_rooks()), as the king taking its own rook (e1h1: UCI_Chess960)."""
     if move == 0:
         return "0000"
     frm, to, flag = unpack_move(move)
+    if flag == FLAG_CASTLE and castling_rooks is not None:
+        colour = BLACK if to >= 8 else WHITE
+        side = CASTLE_H_SIDE if to % 8 == KING_DESTINATION_FILE[CASTLE_H_SIDE] else CASTLE_A_SIDE
+        to = castling_rooks[2 * colour + side]
     text = SQUARE_NAMES[frm] + SQUARE_NAMES[to]
     if flag >= FLAG_PROMO_KNIGHT:
         text += PROMO_LETTERS[flag - FLAG_PROMO_KNIGHT]
@@ -46,6 +53,11 @@ def _checked_chess_board(fen: str):
         raise FenError(f"FEN must have 6 fields (4 accepted), got {len(fields)}: {fen!r}")
     try:
         board = chess.Board(" ".join(fields))
+        if board.status() & chess.STATUS_BAD_CASTLING_RIGHTS:
+            # Castling rights that only Chess960 allows (Shredder-FEN or X-FEN): read it so.
+            chess960 = chess.Board(" ".join(fields), chess960=True)
+            if not chess960.status() & chess.STATUS_BAD_CASTLING_RIGHTS:
+                board = chess960
     except ValueError as exc:
         raise FenError(f"malformed FEN {fen!r}: {exc}") from None
     problems = {
@@ -92,12 +104,21 @@ class Board:
         for colour, is_white in ((WHITE, True), (BLACK, False)):
             for ptype in range(6):
                 bb[piece_of(colour, ptype)] = np.uint64(board.pieces_mask(ptype + 1, is_white))
-        rights = board.castling_rights
-        castle = ((CASTLE_WK if rights & chess.BB_H1 else 0) | (CASTLE_WQ if rights & chess.BB_A1 else 0)
-                  | (CASTLE_BK if rights & chess.BB_H8 else 0) | (CASTLE_BQ if rights & chess.BB_A8 else 0))
+        # Each castling rook (python-chess: its square in the rights) is on the h-side or
+        # the a-side of its king; right number 2 x colour + side (engine.position, META_ROOK).
+        castle = 0
+        rook_homes = np.full(4, NO_SQUARE, dtype=np.int64)
+        rights = board.clean_castling_rights()
+        for colour, is_white, back_rank in ((WHITE, True, chess.BB_RANK_1), (BLACK, False, chess.BB_RANK_8)):
+            king = board.king(is_white)
+            for rook in chess.scan_forward(rights & back_rank):
+                right = 2 * colour + (CASTLE_H_SIDE if rook > king else CASTLE_A_SIDE)
+                castle |= 1 << right
+                rook_homes[right] = rook
         ep = board.ep_square if board.ep_square is not None else NO_SQUARE
         position.init_from_bitboards(self.P, self.T, WHITE if board.turn else BLACK, castle, ep,
-                                     board.halfmove_clock, board.fullmove_number)
+                                     board.halfmove_clock, board.fullmove_number, rook_homes)
+        self.chess960 = bool(board.chess960)
 
     # -- output ------------------------------------------------------------------------
     @property
@@ -116,9 +137,33 @@ class Board:
         """The Zobrist (Polyglot) key of the current position."""
         return int(self.P.keys[self.ply])
 
-    def fen(self) -> str:
+    def castling_rooks(self) -> List[int]:
+        """Home squares of the castling rooks, by right (2 x colour + side, engine.types):
+        fixed for the game; NO_SQUARE where the starting FEN gave no such right."""
+        return [int(sq) for sq in self.P.meta[position.META_ROOK:position.META_ROOK + 4]]
+
+    def _castling_field(self, rights: int, shredder: bool) -> str:
+        """The FEN castling field: KQkq letters (X-FEN: a rook's file letter where another
+        rook of its side stands further out), or with `shredder` the rooks' file letters."""
+        homes = self.castling_rooks()
+        text = ""
+        for colour in (WHITE, BLACK):
+            rooks = int(self.P.bb[piece_of(colour, ROOK)])
+            for side, letter in ((CASTLE_H_SIDE, "k"), (CASTLE_A_SIDE, "q")):
+                right = 2 * colour + side
+                if not rights >> right & 1:
+                    continue
+                home = homes[right]
+                outer = range(home + 1, (home | 7) + 1) if side == CASTLE_H_SIDE else range(home & 56, home)
+                if shredder or any(rooks >> sq & 1 for sq in outer):
+                    letter = "abcdefgh"[home % 8]
+                text += letter.upper() if colour == WHITE else letter
+        return text or "-"
+
+    def fen(self, shredder: bool = False) -> str:
         """FEN of the current position; the en-passant square is shown only when a pawn could
-        take (python-chess's en_passant='xfen')."""
+        take (python-chess's en_passant='xfen'). Castling rights as X-FEN (KQkq for a
+        standard position), or with `shredder` as Shredder-FEN (HAha)."""
         board = self.P.board
         ranks = []
         for rank in range(7, -1, -1):
@@ -134,8 +179,7 @@ class Board:
                 text += PIECE_LETTERS[piece]
             ranks.append(text + (str(gap) if gap else ""))
         row = self._row()
-        castle = "".join(c for bit, c in ((CASTLE_WK, "K"), (CASTLE_WQ, "Q"), (CASTLE_BK, "k"),
-                                           (CASTLE_BQ, "q")) if row[ST_CASTLE] & bit) or "-"
+        castle = self._castling_field(int(row[ST_CASTLE]), shredder)
         ep = SQUARE_NAMES[row[ST_EP]] if row[ST_EP] != NO_SQUARE else "-"
         side = "w" if row[ST_SIDE] == WHITE else "b"
         return f"{'/'.join(ranks)} {side} {castle} {ep} {row[ST_HALFMOVE]} {row[ST_FULLMOVE]}"
@@ -161,10 +205,17 @@ class Board:
         n = movegen.generate_moves(self.P, self.T, self._moves, 0, GEN_NOISY)
         return [int(m) for m in self._moves[:n]]
 
+    def uci(self, move: int, chess960: bool = False) -> str:
+        """UCI text of a move of this game (castling as king-takes-rook with `chess960`)."""
+        return move_to_uci(move, self.castling_rooks() if chess960 else None)
+
     def parse_uci(self, text: str) -> int:
-        """The legal move written `text`; raise ValueError if it is not legal here."""
+        """The legal move written `text`, castling in either form (e1g1 or king-takes-rook
+        e1h1; where a Chess960 king's plain step reads like castling, the step); raise
+        ValueError if it is not legal here."""
+        rooks = self.castling_rooks()
         for move in self.legal_moves():
-            if move_to_uci(move) == text:
+            if move_to_uci(move) == text or move_to_uci(move, rooks) == text:
                 return move
         raise ValueError(f"illegal move {text!r} in {self.fen()}")
 
@@ -204,12 +255,13 @@ class Board:
         fn = movegen.perft if bulk else movegen.perft_no_bulk
         return int(fn(self.P, self.T, np.int64(depth), self._moves, np.int64(0)))
 
-    def divide(self, depth: int) -> List[Tuple[str, int]]:
-        """Leaf counts below each legal move (Stockfish's `go perft` listing)."""
+    def divide(self, depth: int, chess960: bool = False) -> List[Tuple[str, int]]:
+        """Leaf counts below each legal move (Stockfish's `go perft` listing); castling
+        written king-takes-rook with `chess960`."""
         out = []
         for move in self.legal_moves():
             self.push(move)
-            out.append((move_to_uci(move), self.perft(depth - 1)))
+            out.append((self.uci(move, chess960), self.perft(depth - 1)))
             self.pop()
         return out
 
@@ -217,5 +269,6 @@ class Board:
         other = Board.__new__(Board)
         other.T = self.T
         other.P = position.Position(*(a.copy() for a in self.P))
+        other.chess960 = self.chess960
         other._moves = np.zeros_like(self._moves)
         return other

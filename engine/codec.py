@@ -3,10 +3,12 @@
 Move layout (16 bits, stored in int32/int64 buffers; 0 = no move, a1a1 never occurs):
 
   bits  0..5   from square
-  bits  6..11  to square (castling: the king's destination, e1g1 style)
+  bits  6..11  to square (castling: the king's destination on the g- or c-file, e1g1
+               style, in Chess960 too, where it may be the king's own square or the
+               rook's; the rook's home square is the position's: engine.position, meta)
   bits 12..15  flag: 0 NORMAL      quiet move or capture (the mailbox tells which)
                      1 DOUBLE      pawn double push
-                     2 CASTLE      castling (king move of two squares)
+                     2 CASTLE      castling (the king's move; the rook goes with it)
                      3 EN_PASSANT  en-passant capture
                      4..7 PROMO    promotion to knight, bishop, rook, queen
 

@@ -3,7 +3,8 @@
 It owns the position, the search session (table, searcher, profile) and the option values,
 runs each search on a worker thread, and reports data to a `Listener`: iterations, the
 current move, the best move and plain-text notes. It writes no protocol text; the protocol
-loop (engine.uci) parses lines, calls these methods and turns what they report into UCI.
+loop (engine.uci) parses lines, calls these methods and turns what they report into UCI
+(spelling moves with `move_text`, which knows the game's castling rooks and UCI_Chess960).
 """
 import os
 import random
@@ -16,7 +17,7 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from engine import tt as ttmod
-from engine.board import Board, FenError, PIECE_LETTERS, SQUARE_NAMES, STARTING_FEN
+from engine.board import Board, FenError, PIECE_LETTERS, SQUARE_NAMES, STARTING_FEN, move_to_uci
 from engine.driver import Iteration, Limits
 from engine.session import Session
 from engine.eval import TERM_NAMES, evaluate_full_white, evaluate_white, scratch_sums, side_terms
@@ -94,6 +95,13 @@ class Engine:
         self._lock = threading.Lock()
         self._strength: Optional[strength.Plan] = None   # the running search's, if limited
         self._rng = random.Random()            # the weaker settings' choice of move
+        self._castling_rooks = self.board.castling_rooks()   # of the game searched last
+
+    # -- move text -----------------------------------------------------------------------
+    def move_text(self, move: int) -> str:
+        """UCI text of a move of the current game or of the search last started (the moves
+        the listener reports): castling as king-takes-rook while UCI_Chess960 is on."""
+        return move_to_uci(move, self._castling_rooks if self.options["UCI_Chess960"] else None)
 
     # -- position ----------------------------------------------------------------------
     def set_position(self, fen: Optional[str], moves: Sequence[str]) -> None:
@@ -123,12 +131,15 @@ class Engine:
                 ) from None
         self.board = board
         self._position = (fen, moves)
+        if not self.searching:
+            self._castling_rooks = board.castling_rooks()
 
     def new_game(self) -> None:
         self.wait()
         self.lag.reset()
         self.board = Board()
         self._position = (STARTING_FEN, [])
+        self._castling_rooks = self.board.castling_rooks()
         self.session.new_table()
 
     # -- options -----------------------------------------------------------------------
@@ -175,6 +186,7 @@ class Engine:
             self.wait()
         self.searcher.clear_stop()      # from here on a `stop` ends this search
         board = self.board.copy()
+        self._castling_rooks = board.castling_rooks()
         if limits.searchmoves:
             moves = []
             for text in limits.searchmoves:
@@ -221,7 +233,8 @@ class Engine:
             return 0
         try:
             with chess.polyglot.open_reader(self.options["BookFile"]) as reader:
-                entry = reader.weighted_choice(chess.Board(board.fen()))
+                entry = reader.weighted_choice(chess.Board(board.fen(shredder=board.chess960),
+                                                           chess960=board.chess960))
         except IndexError:
             return 0
         except OSError as exc:
@@ -331,14 +344,15 @@ class Engine:
     # -- other commands ------------------------------------------------------------------
     def divide(self, depth: int):
         """`go perft`: (count below each legal move as (uci, count), total leaves)."""
-        divided = self.board.divide(depth) if depth >= 1 else []
+        divided = self.board.divide(depth, self.options["UCI_Chess960"]) if depth >= 1 else []
         total = sum(count for _, count in divided) if depth >= 1 else 1
         return divided, total
 
     def display(self) -> BoardView:
         """`d`: the board, FEN, key and checkers."""
         letters = [PIECE_LETTERS[p] if p != EMPTY else "" for p in self.board.P.board]
-        return BoardView(letters, self.board.fen(), int(self.board.key),
+        return BoardView(letters, self.board.fen(shredder=self.options["UCI_Chess960"]),
+                         int(self.board.key),
                          [SQUARE_NAMES[s] for s in self.board.checkers()])
 
     def evaluation(self) -> EvalView:

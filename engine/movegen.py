@@ -8,7 +8,8 @@ Legality is decided while generating, without making moves:
   - pins: a pinned piece stays on the line through its king and the pinner (`line`);
   - en passant: played out on the occupancy (two pawns vanish from one rank) and tested
     for any attack on the king, which covers the discovered-check cases;
-  - castling: rights, empty squares between king and rook, and the king's path unattacked.
+  - castling (standard and Chess960): rights, the squares the king and its rook cross and
+    land on empty but for those two, and the king's path unattacked once the rook has left.
 
 Moves are written into a caller-supplied int32 buffer from index `start`; the functions
 return the index after the last move written, so one buffer serves a whole search path.
@@ -21,9 +22,12 @@ from engine.attacks import (
 )
 from engine.bitboard import lsb
 from engine.codec import move_pack, piece_of
-from engine.position import attackers_to, is_attacked, make_move, unmake_move, META_PLY
+from engine.position import (
+    KING_DESTINATION_FILE, META_PLY, META_ROOK, ROOK_DESTINATION_FILE, attackers_to, is_attacked,
+    make_move, unmake_move,
+)
 from engine.types import (
-    ALL_SQUARES, BISHOP, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, FILE_A, FILE_H,
+    ALL_SQUARES, BISHOP, FILE_A, FILE_H,
     FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_NORMAL, FLAG_PROMO_KNIGHT, FLAG_PROMO_QUEEN, GEN_ALL, KING,
     KNIGHT, NO_SQUARE, OCC, PAWN, QUEEN, RANK_1, RANK_3, RANK_6, RANK_8, ROOK, ST_CASTLE, ST_EP,
     ST_SIDE, U0, U1, WHITE,
@@ -191,24 +195,41 @@ def generate_moves(P, T, moves, start, mode):
                 n += 1
 
     if not noisy and not checkers:
-        rights = row[ST_CASTLE]
-        if us == WHITE:
-            short_right = rights & CASTLE_WK
-            long_right = rights & CASTLE_WQ
-        else:
-            short_right = rights & CASTLE_BK
-            long_right = rights & CASTLE_BQ
-        if short_right and not (occ & (np.uint64(0x60) << np.uint64(56 * us))):
-            if (not is_attacked(T, bb, ksq + 1, them, occ)
-                    and not is_attacked(T, bb, ksq + 2, them, occ)):
-                moves[n] = move_pack(ksq, ksq + 2, FLAG_CASTLE)
-                n += 1
-        if long_right and not (occ & (np.uint64(0x0E) << np.uint64(56 * us))):
-            if (not is_attacked(T, bb, ksq - 1, them, occ)
-                    and not is_attacked(T, bb, ksq - 2, them, occ)):
-                moves[n] = move_pack(ksq, ksq - 2, FLAG_CASTLE)
-                n += 1
+        rights = row[ST_CASTLE] >> (2 * us)
+        for side in range(2):   # the h-side (short) first, then the a-side (long)
+            if rights & (1 << side):
+                n = _castle(P, T, moves, n, us, ksq, side, occ)
     return n
+
+
+@jit
+def _castle(P, T, moves, n, us, ksq, side, occ):
+    """Write the castling move of `side` (CASTLE_H_SIDE or CASTLE_A_SIDE) if it is legal; the
+    right is held and the king not in check. One rule for standard chess and Chess960:
+    every square the king and the rook cross or land on is empty but for the two of them,
+    and no square the king crosses or lands on is attacked once the rook has left its home
+    (a slider behind the rook would see the king there)."""
+    back_rank = 56 * us
+    king_to = back_rank + KING_DESTINATION_FILE[side]
+    rook_to = back_rank + ROOK_DESTINATION_FILE[side]
+    rook_from = P.meta[META_ROOK + 2 * us + side]
+    king_bit = U1 << np.uint64(ksq)
+    rook_bit = U1 << np.uint64(rook_from)
+    king_path = between(T, ksq, king_to) | (U1 << np.uint64(king_to))
+    rook_path = between(T, rook_from, rook_to) | (U1 << np.uint64(rook_to))
+    if (king_path | rook_path) & occ & ~(king_bit | rook_bit):
+        return n
+    occ_without_rook = occ ^ rook_bit
+    # The king's own square is in king_path only when it stays there, and is tested then:
+    # the rook's leaving alone may expose it.
+    crossed = king_path
+    while crossed:
+        sq = lsb(crossed)
+        crossed &= crossed - U1
+        if is_attacked(T, P.bb, sq, us ^ 1, occ_without_rook):
+            return n
+    moves[n] = move_pack(ksq, king_to, FLAG_CASTLE)
+    return n + 1
 
 
 @jit

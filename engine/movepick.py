@@ -50,7 +50,10 @@ def capture_score(P, move):
 
 @jit
 def is_capture(P, move):
-    return P.board[move_to(move)] != EMPTY or move_is_en_passant(move)
+    # A Chess960 king may castle onto its own rook's square: that takes nothing.
+    if P.board[move_to(move)] != EMPTY:
+        return move_flag(move) != FLAG_CASTLE
+    return move_is_en_passant(move)
 
 
 @jit

@@ -13,8 +13,8 @@ Accumulators are kept per search ply in `accs` (int16[plies, 2 H]: the white vie
 the black view), with the Zobrist key of the position they belong to in the search
 stack's STACK_NN_KEY column. A ply's accumulator is built from the nearest ply above it
 on the path whose stored key matches the position there, by replaying the moves between
-(ST_MOVE, ST_MOVED, ST_CAPTURED of each state row: two to four rows per move); a null
-move changes no input. Only when no such ply lies within NN_MAX_REPLAY plies is it summed
+(ST_MOVE, ST_MOVED, ST_CAPTURED, ST_CASTLING_ROOK of each state row: two to four rows per
+move); a null move changes no input. Only when no such ply lies within NN_MAX_REPLAY plies is it summed
 from scratch. int16 cannot overflow: for each side one king and at most 15 other pieces,
 so a unit's bias, each side's largest king weight and the 15 largest of each side's
 per-square maxima over the other kinds stay below 2^15 (tests/test_nnue_engine.py checks
@@ -27,11 +27,11 @@ from engine.bitboard import lsb
 from engine.codec import (
     move_flag, move_from, move_to, piece_colour_of, piece_of, piece_type_of, promotion_type,
 )
-from engine.position import castling_rook_squares
+from engine.position import castled_square
 from engine.types import (
     EMPTY, FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, I_NN_B2, N_NN_B1, N_NN_W1, N_NN_W2,
-    NN_HIDDEN, NO_MOVE, ROOK, ST_CAPTURED, ST_MOVE, ST_MOVED, ST_SIDE, STACK_LEN, STACK_NN_KEY,
-    U1, WHITE,
+    NN_HIDDEN, NO_MOVE, ROOK, ST_CAPTURED, ST_CASTLING_ROOK, ST_MOVE, ST_MOVED, ST_SIDE, STACK_LEN,
+    STACK_NN_KEY, U1, WHITE,
 )
 
 NN_QA = 255          # activations clip at this (1.0 in the float network)
@@ -122,7 +122,7 @@ def _replay(st, nn, acc, row):
         _add_rows(nn, acc, piece, to, 1)
     if flag == FLAG_CASTLE:
         rook = piece_of(us, ROOK)
-        home, castled = castling_rook_squares(frm, to)
+        home, castled = st[row, ST_CASTLING_ROOK], castled_square(to)
         _add_rows(nn, acc, rook, home, -1)
         _add_rows(nn, acc, rook, castled, 1)
 

@@ -70,6 +70,7 @@ OPTIONS = (
     Option("Move Overhead", "spin", 100, 0, 5000),
     Option("OwnBook", "check", False),
     Option("BookFile", "string", ""),
+    Option("UCI_Chess960", "check", False),   # castling written king-takes-rook (e1h1)
     Option("TT Scheme", "combo", "TwoBig1", vars=TT_SCHEME_VARS),
     Option("TT Aging", "check", True),
     Option("Search Profile", "combo", "play", vars=("play", "paper")),

@@ -7,7 +7,21 @@ A position is a `Position` namedtuple of flat numpy arrays:
   board  int8[64]                  mailbox: the piece on each square, EMPTY where none
   st     int64[GAME_STACK, ST_LEN] state stack, one row per ply (fields ST_* in engine.types)
   keys   uint64[GAME_STACK]        Zobrist key of each row (its own array: keys are uint64)
-  meta   int64[2]                  meta[0]: the current row (plies made since the root FEN)
+  meta   int64[META_LEN]           what stays fixed for a game, and the current row:
+
+           index                 meaning
+           META_PLY (0)          the current row (plies made since the root FEN)
+           META_ROOK + r (1..4)  home square of the castling rook of right r = 2 x colour +
+                                 side (CASTLE_H_SIDE 0, CASTLE_A_SIDE 1): the rook that
+                                 castling bit 1 << r moves; NO_SQUARE where the FEN gave none
+           META_KEEP + sq        castling rights kept by a move from or to sq (the king's
+             (5..68)             and the castling rooks' home squares clear their rights)
+
+Castling, standard and Chess960 alike, is encoded as the king's move to its destination
+(g- or c-file, engine.codec); the rook that goes with it is read from meta. A right names
+one rook for a whole game (rights are only ever lost), so these entries never change after
+the FEN is set up, and a standard position has a1/h1/a8/h8 there: the same moves, keys and
+rights as a fixed e1g1 rule.
 
 make_move copies the current state row forward and updates bitboards and mailbox in place;
 unmake_move restores the pieces from the move and captured piece stored in the row and
@@ -29,32 +43,41 @@ from engine.codec import (
 from engine.eval import phase_weight, pst_eg, pst_mg
 from engine.zobrist import castle_key, ep_key, full_key, piece_key, side_key
 from engine.types import (
-    BISHOP, BLACK, EMPTY, FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, GAME_STACK,
-    KING, KNIGHT, NO_MOVE, NO_SQUARE, N_BB, OCC, PAWN, QUEEN, ROOK, ST_CAPTURED, ST_CASTLE, ST_EG,
-    ST_EP, ST_FULLMOVE, ST_HALFMOVE, ST_LEN, ST_MG, ST_MOVE, ST_NULL_DIST, ST_PHASE, ST_SIDE, ST_MOVED, U0,
-    U1, I_CASTLE_KEEP, WHITE,
+    BISHOP, BLACK, CASTLE_A_SIDE, CASTLE_H_SIDE, EMPTY, FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT,
+    FLAG_PROMO_KNIGHT, GAME_STACK, KING, KNIGHT, NO_MOVE, NO_SQUARE, N_BB, OCC, PAWN, QUEEN, ROOK,
+    ST_CAPTURED, ST_CASTLE, ST_EG, ST_EP, ST_FULLMOVE, ST_HALFMOVE, ST_LEN, ST_MG, ST_MOVE,
+    ST_NULL_DIST, ST_PHASE, ST_SIDE, ST_MOVED, ST_CASTLING_ROOK, U0, U1, WHITE,
 )
 
 Position = collections.namedtuple("Position", "bb board st keys meta")
 
 META_PLY = 0
+META_ROOK = 1
+META_KEEP = META_ROOK + 4
+META_LEN = META_KEEP + 64
+ALL_RIGHTS = 15
+KING_DESTINATION_FILE = (6, 2)   # by side: castling puts the king on g or c ...
+ROOK_DESTINATION_FILE = (5, 3)   # ... and its rook on f or d
 
 
 def new_position():
     """Empty arrays for one position (filled by engine.board from a FEN)."""
+    meta = np.zeros(META_LEN, dtype=np.int64)
+    meta[META_ROOK:META_ROOK + 4] = NO_SQUARE
+    meta[META_KEEP:META_KEEP + 64] = ALL_RIGHTS
     return Position(
         bb=np.zeros(N_BB, dtype=np.uint64),
         board=np.full(64, EMPTY, dtype=np.int8),
         st=np.zeros((GAME_STACK, ST_LEN), dtype=np.int64),
         keys=np.zeros(GAME_STACK, dtype=np.uint64),
-        meta=np.zeros(2, dtype=np.int64),
+        meta=meta,
     )
 
 
 @jit
-def castle_keep(T, sq):
+def castle_keep(P, sq):
     """Castling rights that survive a move from or to sq."""
-    return T.i[I_CASTLE_KEEP + sq]
+    return P.meta[META_KEEP + sq]
 
 
 @jit_inline
@@ -118,12 +141,21 @@ def in_check(P, T):
     return is_attacked(T, P.bb, king_square(P, us), us ^ 1, occ)
 
 
-@jit
-def castling_rook_squares(king_from, king_to):
-    """(home, castled): the squares a castling king's rook moves from and to."""
-    if king_to > king_from:
-        return king_from + 3, king_from + 1
-    return king_from - 4, king_from - 1
+@jit_inline
+def castled_square(king_to):
+    """Where the rook of a king castling to king_to (g1, c1, g8 or c8) lands: beside it,
+    on the f- or d-file."""
+    return king_to - 1 if king_to & 7 == 6 else king_to + 1
+
+
+@jit_inline
+def castling_rook_squares(meta, king_to):
+    """(home, castled): the squares the rook of a king castling to king_to (g1, c1, g8 or
+    c8) moves from and to; `meta` is the position's meta array. After the move, the
+    state row's ST_CASTLING_ROOK holds the home square too."""
+    colour = 0 if king_to < 8 else 1
+    side = CASTLE_H_SIDE if king_to & 7 == 6 else CASTLE_A_SIDE
+    return meta[META_ROOK + 2 * colour + side], castled_square(king_to)
 
 
 @jit
@@ -149,10 +181,12 @@ def gives_check(P, T, move):
     if flag == FLAG_EN_PASSANT:
         occ &= ~(U1 << np.uint64(to - 8 if us == WHITE else to + 8))
     elif flag == FLAG_CASTLE:
-        home, castled = castling_rook_squares(frm, to)
+        # Both lifted before both land: in Chess960 the king may land on the rook's home.
+        home, castled = castling_rook_squares(P.meta, to)
+        home_bit = U1 << np.uint64(home)
         castled_bit = U1 << np.uint64(castled)
-        occ = (occ & ~(U1 << np.uint64(home))) | castled_bit
-        straight = (straight & ~(U1 << np.uint64(home))) | castled_bit
+        occ = ((bb[OCC] | bb[OCC + 1]) & ~from_bit & ~home_bit) | to_bit | castled_bit
+        straight = (straight & ~home_bit) | castled_bit
     if piece_type == PAWN:
         if pawn_attacks(T, us, to) & (U1 << np.uint64(king)):
             return True
@@ -244,16 +278,16 @@ def _ep_target(T, bb, us, frm, to):
 
 
 @jit
-def _move_castling_rook(P, us, king_from, king_to, back):
-    """Move the rook of a castling king (back: return it home); returns (home, castled)."""
-    home, castled = castling_rook_squares(king_from, king_to)
+def _move_castling_rook(P, us, home, castled, back):
+    """Move the rook of a castling king between home and castled (back: return it home).
+    The king moves as any other piece, and its square is written after this: in Chess960
+    the king may land on its rook's home, the rook on the king's, or the king not move."""
     rook = piece_of(us, ROOK)
-    squares = (U1 << np.uint64(home)) | (U1 << np.uint64(castled))
+    squares = (U1 << np.uint64(home)) ^ (U1 << np.uint64(castled))
     P.bb[rook] ^= squares
     P.bb[OCC + us] ^= squares
     P.board[castled if back else home] = EMPTY
     P.board[home if back else castled] = rook
-    return home, castled
 
 
 @jit_inline
@@ -286,16 +320,19 @@ def make_move(P, T, move):
         cap_sq = to - 8 if us == WHITE else to + 8
     captured = np.int64(board[cap_sq])
     if captured != EMPTY:
-        _toggle(P, captured, cap_sq)
-        board[cap_sq] = EMPTY
-        key ^= piece_key(T, captured, cap_sq)
-        mg -= pst_mg(T, captured, cap_sq)
-        eg -= pst_eg(T, captured, cap_sq)
-        phase -= phase_weight(T, captured)
-        halfmove = 0
+        if flag == FLAG_CASTLE:
+            captured = np.int64(EMPTY)   # Chess960: the king's own rook, or itself, stands there
+        else:
+            _toggle(P, captured, cap_sq)
+            board[cap_sq] = EMPTY
+            key ^= piece_key(T, captured, cap_sq)
+            mg -= pst_mg(T, captured, cap_sq)
+            eg -= pst_eg(T, captured, cap_sq)
+            phase -= phase_weight(T, captured)
+            halfmove = 0
 
-    # 2. Move the piece.
-    from_to = (U1 << np.uint64(frm)) | (U1 << np.uint64(to))
+    # 2. Move the piece (from_to by XOR: a Chess960 king may castle without moving).
+    from_to = (U1 << np.uint64(frm)) ^ (U1 << np.uint64(to))
     bb[piece] ^= from_to
     bb[OCC + us] ^= from_to
     board[frm] = EMPTY
@@ -322,13 +359,16 @@ def make_move(P, T, move):
             phase += phase_weight(T, promoted)
     elif flag == FLAG_CASTLE:
         rook = piece_of(us, ROOK)
-        rook_from, rook_to = _move_castling_rook(P, us, frm, to, False)
+        rook_from, rook_to = castling_rook_squares(P.meta, to)
+        _move_castling_rook(P, us, rook_from, rook_to, False)
+        board[to] = piece    # again: the rook's home may be the king's destination
+        nxt[ST_CASTLING_ROOK] = rook_from
         key ^= piece_key(T, rook, rook_from) ^ piece_key(T, rook, rook_to)
         mg += pst_mg(T, rook, rook_to) - pst_mg(T, rook, rook_from)
         eg += pst_eg(T, rook, rook_to) - pst_eg(T, rook, rook_from)
 
     # 4. Castling rights lost by moving from or capturing on a king or rook square.
-    castle = cur[ST_CASTLE] & castle_keep(T, frm) & castle_keep(T, to)
+    castle = cur[ST_CASTLE] & castle_keep(P, frm) & castle_keep(P, to)
     if castle != cur[ST_CASTLE]:
         key ^= castle_key(T, cur[ST_CASTLE]) ^ castle_key(T, castle)
 
@@ -365,16 +405,15 @@ def unmake_move(P):
     to_bit = U1 << np.uint64(to)
     from_bit = U1 << np.uint64(frm)
 
+    board[to] = EMPTY
     if flag >= FLAG_PROMO_KNIGHT:
         pawn = piece_of(us, PAWN)
         bb[moved] ^= to_bit
         bb[pawn] ^= from_bit
-        board[frm] = pawn
+        moved = pawn
     else:
-        bb[moved] ^= to_bit | from_bit
-        board[frm] = moved
-    bb[OCC + us] ^= to_bit | from_bit
-    board[to] = EMPTY
+        bb[moved] ^= to_bit ^ from_bit
+    bb[OCC + us] ^= to_bit ^ from_bit
 
     if captured != EMPTY:
         cap_sq = to
@@ -383,7 +422,9 @@ def unmake_move(P):
         _toggle(P, captured, cap_sq)
         board[cap_sq] = captured
     elif flag == FLAG_CASTLE:
-        _move_castling_rook(P, us, frm, to, True)
+        _move_castling_rook(P, us, row[ST_CASTLING_ROOK], castled_square(to), True)
+    # The mover last: a Chess960 king may stay put, or return where its rook stood.
+    board[frm] = moved
     P.meta[META_PLY] = ply - 1
 
 
@@ -453,10 +494,27 @@ def repeats_as_draw(P, root_row):
 
 
 @jit
-def init_from_bitboards(P, T, side, castle, ep, halfmove, fullmove):
+def _set_castling_rooks(P, castle, rook_homes):
+    """Fill meta's castling entries from the home squares of the castling rooks (int64[4],
+    indexed by right as META_ROOK is; NO_SQUARE where `castle` lacks the right)."""
+    for sq in range(64):
+        P.meta[META_KEEP + sq] = ALL_RIGHTS
+    for right in range(4):
+        home = rook_homes[right] if castle & (1 << right) else NO_SQUARE
+        P.meta[META_ROOK + right] = home
+        if home != NO_SQUARE:
+            P.meta[META_KEEP + home] &= ~(1 << right)
+            king = lsb(P.bb[piece_of(right >> 1, KING)])
+            P.meta[META_KEEP + king] &= ~(1 << right)
+
+
+@jit
+def init_from_bitboards(P, T, side, castle, ep, halfmove, fullmove, rook_homes):
     """Complete a position whose 12 piece bitboards are set: occupancy, mailbox, state row 0,
-    key and evaluation sums. `ep` is dropped unless a pawn of the side to move can take."""
+    key and evaluation sums, castling rooks (see _set_castling_rooks). `ep` is dropped
+    unless a pawn of the side to move can take."""
     bb = P.bb
+    _set_castling_rooks(P, castle, rook_homes)
     bb[OCC] = U0
     bb[OCC + 1] = U0
     for sq in range(64):

@@ -4,9 +4,10 @@
 the uint64 one has the attack tables (engine.attacks), the evaluation's file and pawn-span
 masks (engine.eval) and the Zobrist keys (engine.zobrist,
 from python-chess's copy of the Polyglot random array); the int64 one has the PeSTO
-piece-square tables (engine.pst), phase weights, castling-rights masks and the network's
-output bias; the int16 one the evaluation network's weights (engine.nnue), read from
-engine/nnue_net.npz.
+piece-square tables (engine.pst), phase weights and the network's output bias; the int16
+one the evaluation network's weights (engine.nnue), read from engine/nnue_net.npz.
+The castling-rights masks depend on where the castling rooks stand (Chess960), so they
+belong to each position (engine.position, its meta array).
 """
 import collections
 import functools
@@ -19,24 +20,11 @@ from engine.eval import fill_eval_masks
 from engine.nnue import NN_QA
 from engine.pst import PHASE_INC, build_pst
 from engine.types import (
-    CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, I_CASTLE_KEEP, I_NN_B2, I_PHASE, N_SIZE, I_PST_EG, I_PST_MG, I_SIZE,
-    U_SIZE,
+    I_NN_B2, I_PHASE, N_SIZE, I_PST_EG, I_PST_MG, I_SIZE, U_SIZE,
 )
 from engine.zobrist import fill_zobrist_tables
 
 Tables = collections.namedtuple("Tables", "u i nn")
-
-
-def _castle_keep():
-    """Rights kept when a move starts or ends on each square (king and rook home squares)."""
-    keep = np.full(64, 15, dtype=np.int64)
-    keep[4] = 15 & ~(CASTLE_WK | CASTLE_WQ)    # e1
-    keep[7] = 15 & ~CASTLE_WK                  # h1
-    keep[0] = 15 & ~CASTLE_WQ                  # a1
-    keep[60] = 15 & ~(CASTLE_BK | CASTLE_BQ)   # e8
-    keep[63] = 15 & ~CASTLE_BK                 # h8
-    keep[56] = 15 & ~CASTLE_BQ                 # a8
-    return keep
 
 
 @functools.lru_cache(maxsize=1)
@@ -53,7 +41,6 @@ def get_tables() -> Tables:
     i[I_PST_MG:I_PST_MG + 768] = pst_mg.ravel()
     i[I_PST_EG:I_PST_EG + 768] = pst_eg.ravel()
     i[I_PHASE:I_PHASE + 12] = PHASE_INC + PHASE_INC   # by piece; EMPTY (12) stays 0
-    i[I_CASTLE_KEEP:I_CASTLE_KEEP + 64] = _castle_keep()
     net = np.load(Path(__file__).with_name("nnue_net.npz"))
     nn = np.concatenate([net[name].ravel() for name in ("w1", "b1", "w2")]).astype(np.int16)
     assert nn.size == N_SIZE

@@ -54,11 +54,15 @@ FLAG_PROMO_ROOK = 6
 FLAG_PROMO_QUEEN = 7
 NO_MOVE = 0
 
-# Castling rights bits (the order of Polyglot's castling keys 768..771).
+# Castling rights bits (the order of Polyglot's castling keys 768..771). "K" is the h-side
+# right (the rook on the king's h-file side), "Q" the a-side right, in Chess960 as well.
+# Bit number = 2 x colour + side, side CASTLE_H_SIDE or CASTLE_A_SIDE.
 CASTLE_WK = 1
 CASTLE_WQ = 2
 CASTLE_BK = 4
 CASTLE_BQ = 8
+CASTLE_H_SIDE = 0
+CASTLE_A_SIDE = 1
 
 # ---------------------------------------------------------------------------------------
 # State stack: one int64 row per game ply, copied forward by make and dropped by unmake.
@@ -75,7 +79,8 @@ ST_PHASE = 8       # game phase, 24 = all pieces on the board
 ST_FULLMOVE = 9    # fullmove number
 ST_NULL_DIST = 10  # plies since the last null move (repetitions never reach across one)
 ST_MOVED = 11     # the piece that made ST_MOVE (the pawn of a promotion)
-ST_LEN = 12
+ST_CASTLING_ROOK = 12  # if ST_MOVE castled: its rook's home square (set by castling only)
+ST_LEN = 13
 
 MAX_PLY = 128              # deepest search path
 MAX_SEARCH_DEPTH = MAX_PLY - 1   # the one cap on `go depth` (the UCI loop clamps to it)
@@ -106,8 +111,8 @@ DRAW = 0
 #   U_KNIGHT        64  knight attacks[sq]       I_PST_MG     768  [piece * 64 + sq]
 #   U_KING          64  king attacks[sq]         I_PST_EG     768  [piece * 64 + sq]
 #   U_PAWN         128  [colour * 64 + sq]       I_PHASE       13  [piece], EMPTY -> 0
-#   U_ROOK_MASK     64  relevant occupancy       I_CASTLE_KEEP 64  rights kept, by square
-#   U_ROOK_MAGIC    64  magic multiplier         I_NN_B2        1  the network's output bias
+#   U_ROOK_MASK     64  relevant occupancy       I_NN_B2        1  the network's output bias
+#   U_ROOK_MAGIC    64  magic multiplier
 #   U_ROOK_SHIFT    64  64 - relevant bits
 #   U_ROOK_BASE     64  start of the square's block in T.u
 #   U_BISHOP_*     4x64 the same for bishops
@@ -154,8 +159,7 @@ U_SIZE = U_KING_BOX + 7 * 64
 I_PST_MG = 0
 I_PST_EG = 768
 I_PHASE = 1536
-I_CASTLE_KEEP = 1552
-I_NN_B2 = I_CASTLE_KEEP + 64   # the network's output bias, x 255 x 64 (engine.nnue)
+I_NN_B2 = I_PHASE + 16   # the network's output bias, x 255 x 64 (engine.nnue)
 I_SIZE = I_NN_B2 + 1
 
 # The evaluation network's int16 weights, T.nn (engine.nnue; lab.nnue.quantized):

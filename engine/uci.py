@@ -118,8 +118,9 @@ def move_to_uci(move: int) -> str:
     return convert(move)
 
 
-def format_info(it) -> str:
-    """The `info` line of a search iteration (engine.driver.Iteration)."""
+def format_info(it, move_text=move_to_uci) -> str:
+    """The `info` line of a search iteration (engine.driver.Iteration); `move_text` writes
+    its moves (engine.facade.Engine.move_text: castling as UCI_Chess960 asks)."""
     score = f"mate {it.mate_in}" if it.mate_in is not None else f"cp {it.score}"
     if it.bound:
         score += " " + it.bound
@@ -127,7 +128,7 @@ def format_info(it) -> str:
         score += " wdl {} {} {}".format(*it.wdl)
     ms = int(it.seconds * 1000)
     nps = int(it.nodes / max(it.seconds, 1e-3))
-    pv = " ".join(move_to_uci(m) for m in it.pv)
+    pv = " ".join(move_text(m) for m in it.pv)
     return (f"info depth {it.depth} seldepth {it.seldepth} multipv {it.multipv} score {score} "
             f"nodes {it.nodes} nps {nps} hashfull {it.hashfull} tbhits 0 time {ms} pv {pv}")
 
@@ -217,15 +218,15 @@ class UciLoop:
 
     # -- what the facade reports (engine.facade.Listener), as protocol text -------------
     def iteration(self, it) -> None:
-        self.send(format_info(it))
+        self.send(format_info(it, self.engine.move_text))
 
     def current_move(self, move: int, number: int, nodes: int) -> None:
-        self.send(f"info currmove {move_to_uci(move)} currmovenumber {number} nodes {nodes}")
+        self.send(f"info currmove {self.engine.move_text(move)} currmovenumber {number} nodes {nodes}")
 
     def best_move(self, move: int, ponder: int) -> None:
-        line = "bestmove " + (move_to_uci(move) if move else "(none)")
+        line = "bestmove " + (self.engine.move_text(move) if move else "(none)")
         if ponder:
-            line += " ponder " + move_to_uci(ponder)
+            line += " ponder " + self.engine.move_text(ponder)
         self.send(line)
 
     def note(self, text: str) -> None:

@@ -7,6 +7,14 @@ Polyglot's layout of its random array (facts of the Polyglot book format):
   772..779 en-passant file a..h (hashed only when a pawn of the side to move could capture)
   780      side: XORed in when WHITE is to move
 
+Chess960: the castling keys are Polyglot's four, one per right (white h-side = "short",
+white a-side, black h-side, black a-side), whichever files the king and rooks stand on. A
+right names the same rook for a whole game (rights are only lost, never gained), so within
+a game equal rights mean equal castling rook files and a position has one key however it
+was reached; it is the key python-chess's zobrist_hash gives a chess960 board. Positions of
+different games that differ only in which rook may castle share a key (a table hit between
+them is caught by the search's legality check of the stored move).
+
 This module only copies the array it is given into T.u (python-chess's
 chess.polyglot.POLYGLOT_RANDOM_ARRAY, passed in by engine.tables); it imports no chess code.
 The full-hash kernel is the slow reference that the incremental key of make/unmake must equal.

@@ -101,6 +101,8 @@ def test_no_moves_means_zero(fen):
     ("4k3/8/8/8/8/8/8/4K2R b K - 0 1", None),  # legal: black to move, white may castle
     ("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1", "not to move is in check"),
     ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling rights"),
+    ("4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1", None),  # castling only Chess960 allows: read as such
+    ("4k3/8/8/8/8/8/8/R2K3R w C - 0 1", "castling rights"),  # no rook on c1
     ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "en-passant"),
     ("4k3/8/8/8/4P3/8/8/4K3 b - e4 0 1", "en-passant"),
 ])
@@ -110,6 +112,17 @@ def test_fen_validation(fen, fragment):
         return
     with pytest.raises(FenError, match=fragment):
         Board(fen)
+
+
+def test_castling_field_forms_of_a_standard_position():
+    """Shredder-FEN (HAha) and X-FEN of the standard start read as KQkq; Board.fen writes
+    KQkq, or HAha when asked."""
+    for field in ("KQkq", "HAha", "AHah"):
+        board = Board(f"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w {field} - 0 1")
+        assert board.fen() == chess.STARTING_FEN
+        assert board.fen(shredder=True).split()[2] == "HAha"
+        assert board.key == chess.polyglot.zobrist_hash(chess.Board())
+        assert not board.chess960
 
 
 def test_refused_fen_keeps_old_position():

@@ -62,6 +62,24 @@ def test_generated_moves_decode_like_python_chess(fen):
         assert (theirs.promotion or 1) - 1 == (codec.promotion_type(flag) if flag >= FLAG_PROMO_KNIGHT else 0)
 
 
+@pytest.mark.parametrize("fen", [
+    "1r4kr/8/8/8/8/8/8/1R4KR w BHbh - 0 1",      # king on g1: the h-side castle is g1 -> g1
+    "4k3/8/8/8/8/8/8/5KR1 w G - 0 1",            # the king lands on its rook's square
+    "rk5r/8/8/8/8/8/8/RK5R b AHah - 0 1"])
+def test_chess960_castling_decodes_to_the_kings_destination(fen):
+    """In Chess960 too a castle move holds the king's squares: from its square to the g- or
+    c-file; written king-takes-rook it is python-chess's castling move."""
+    board, oracle = Board(fen), chess.Board(fen, chess960=True)
+    castles = [m for m in board.legal_moves() if codec.unpack_move(m)[2] == FLAG_CASTLE]
+    assert len(castles) == sum(1 for m in oracle.legal_moves if oracle.is_castling(m)) > 0
+    for move in castles:
+        frm, to, _ = codec.unpack_move(move)
+        theirs = oracle.parse_uci(board.uci(move, chess960=True))
+        assert oracle.is_castling(theirs) and theirs.from_square == frm
+        assert chess.square_rank(to) == chess.square_rank(frm)
+        assert chess.square_file(to) == (6 if oracle.is_kingside_castling(theirs) else 2)
+
+
 RAW_PATTERNS = [
     r">>\s*12\b", r">>\s*6\)\s*&\s*63", r"<<\s*12\b", r"<<\s*6\)", r"\bmove\s*&\s*63\b",   # moves
     r"\*\s*6\s*\+", r"\b6\s*\+\s*(PAWN|KNIGHT|BISHOP|ROOK|QUEEN|KING)\b", r"%\s*6\b",         # pieces

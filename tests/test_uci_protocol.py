@@ -50,9 +50,10 @@ def engine(_shared_engine):
 def test_identity_and_options(engine):
     assert engine.id["name"].startswith("TwoBig")
     for name in ("Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead",
-                 "OwnBook", "BookFile", "TT Scheme", "TT Aging", "Search Profile"):
+                 "OwnBook", "BookFile", "UCI_Chess960", "TT Scheme", "TT Aging", "Search Profile"):
         assert name in engine.options, name
     assert engine.options["TT Scheme"].default == "TwoBig1"
+    assert engine.options["UCI_Chess960"].type == "check" and engine.options["UCI_Chess960"].default is False
     assert engine.options["Threads"].min == 1 and engine.options["Threads"].max == 256
     engine.configure({"Hash": 8, "TT Scheme": "DEEP", "TT Aging": False,
                       "Search Profile": "paper", "Move Overhead": 10})
