@@ -674,13 +674,15 @@ def grid_section(rows, board):
     if not cells:
         return f"No rows for {board} yet."
     sizes = sorted({k for k, _ in cells})
-    head = "| positions | " + " | ".join(FIGURE_SCHEMES) + " | key sets | best two-level vs best one-level |"
-    lines = [head, "|---" * (len(FIGURE_SCHEMES) + 3) + "|"]
+    extra = sorted({s for _, s in cells} - set(FIGURE_SCHEMES))    # e.g. BIGALL, OLD
+    schemes = list(FIGURE_SCHEMES) + extra
+    head = "| positions | " + " | ".join(schemes) + " | key sets | best two-level vs best one-level |"
+    lines = [head, "|---" * (len(schemes) + 3) + "|"]
     for size in sizes:
         out = []
         means = {}
         seeds = set()
-        for scheme in FIGURE_SCHEMES:
+        for scheme in schemes:
             got = cells.get((size, scheme), [])
             if got:
                 seeds.add(len(got))
@@ -690,7 +692,7 @@ def grid_section(rows, board):
             else:
                 out.append("")
         best = min(means.values()) if means else None
-        out = [f"**{o}**" if o and means.get(s) == best else o for o, s in zip(out, FIGURE_SCHEMES)]
+        out = [f"**{o}**" if o and means.get(s) == best else o for o, s in zip(out, schemes)]
         two = [means[s] for s in ("TwoBig1", "TwoDEEP") if s in means]
         one = [means[s] for s in ("BIG1", "DEEP", "NEW") if s in means]
         cmp = f"{100 * (min(two) / min(one) - 1):+.1f}%" if two and one else ""
