@@ -24,14 +24,14 @@ from typing import List, Optional, Sequence
 # No engine import at module level: engine.options reads the ranges above before `uciok`,
 # which is sent before numpy or numba load.
 
-ELO_MIN = 600              # UCI_Elo's range: a beginner ...
+ELO_MIN = 500              # UCI_Elo's range: a beginner ...
 ELO_MAX = 2400             # ... to about full strength at 10 s + 0.1 s (docs/strength.md)
 SKILL_MAX = 20             # Skill Level 0..20; 20 is full strength
 
 # (Elo, level): where the measured settings fall (docs/strength.md); piecewise linear
 # between them, clamped at the ends.
-ELO_TO_LEVEL = ((600, -1.0), (800, -0.5), (1020, 0.0), (1125, 0.175), (1403, 0.35),
-                (1908, 0.6), (2400, 1.0))
+ELO_TO_LEVEL = ((-49, -1.0), (153, -0.5), (452, 0.0), (1018, 0.35), (1675, 0.6), (2109, 0.837),
+                (2406, 1.0))
 
 NODES_AT_LOWEST = 40       # nodes per move at level 0 and below ...
 NODES_AT_HIGHEST = 400_000  # ... and at level 1, geometric in between

@@ -92,23 +92,19 @@ def run(out: Path, seconds: float, python: str, stockfish: str, pairings=PAIRING
             process.kill()
 
 
-def read_results(paths: List[Path]) -> List[Tuple[str, str, float]]:
-    """(white, black, white's points) of every finished game."""
+def read_results(paths: List[Path], keep_forfeits: bool = False) -> List[Tuple[str, str, float]]:
+    """(white, black, white's points) of every finished game; games lost on time are left
+    out unless asked for (on a loaded machine they measure the machine, not the play)."""
     games = []
     for path in paths:
-        white = black = None
-        for line in path.read_text().splitlines():
-            found = re.match(r'\[(White|Black|Result) "([^"]*)"\]', line)
-            if not found:
+        for text in path.read_text().split("[Event ")[1:]:
+            tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', text))
+            points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(tags.get("Result"))
+            if points is None or "White" not in tags or "Black" not in tags:
                 continue
-            tag, value = found.groups()
-            if tag == "White":
-                white = value
-            elif tag == "Black":
-                black = value
-            elif white and black and value in ("1-0", "0-1", "1/2-1/2"):
-                games.append((white, black, {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[value]))
-                white = black = None
+            if tags.get("Termination") == "time forfeit" and not keep_forfeits:
+                continue
+            games.append((tags["White"], tags["Black"], points))
     return games
 
 
@@ -164,8 +160,8 @@ def intervals(games, rating) -> Dict[str, float]:
     return {p: 1.96 * math.sqrt(max(covariance[i, i], 0.0)) for p, i in index.items()}
 
 
-def fit(paths: List[Path]) -> None:
-    games = read_results(paths)
+def fit(paths: List[Path], keep_forfeits: bool = False) -> None:
+    games = read_results(paths, keep_forfeits)
     rating = fit_ratings(games)
     spread_of = intervals(games, rating)
     print(f"{len(games)} games")
@@ -192,12 +188,14 @@ def main(argv=None) -> int:
     run_parser.add_argument("--concurrency", type=int, default=2, help="games at once per pairing")
     fit_parser = commands.add_parser("fit")
     fit_parser.add_argument("pgn", nargs="+", type=Path)
+    fit_parser.add_argument("--keep-forfeits", action="store_true",
+                            help="count games lost on time (left out by default)")
     args = parser.parse_args(argv)
     if args.command == "run":
         pairings = parse_pairings(args.pairings) if args.pairings else PAIRINGS
         run(args.out, args.seconds, args.python, args.stockfish, pairings, args.concurrency)
     else:
-        fit(args.pgn)
+        fit(args.pgn, args.keep_forfeits)
     return 0
 
 
