@@ -884,8 +884,29 @@ def _verdict_cell(main: Finding, total: Optional[Finding]) -> str:
     return f"**{main.verdict}** (interior + horizon leaves) / **{total.verdict}** (all nodes)"
 
 
+def domineering_lines(page_link: str) -> List[str]:
+    """The domineering half of the chapter (Figure 2.12's claims) from lab.domineering's CSV,
+    by the rules written out in its page; empty where no domineering rows exist."""
+    from lab import domineering
+
+    if not domineering.GRID_CSV.exists():
+        return []
+    grid = domineering._rows(domineering.GRID_CSV)
+    boards = sorted({r["board"] for r in grid if r["experiment"] == "schemes"},
+                    key=lambda b: [int(x) for x in b.split("x")])
+    lines = ["", "## Domineering (2.5.2, 2.7.1: Figure 2.12, Table 2.1)", "",
+             f"The chapter's second game, solved on the engine's own table policies: [the page]"
+             f"({page_link}) has the solver, Table 2.1 (33 of the 34 boards solved agree with the "
+             "thesis; 3x3 is a first-player win by exhaustive minimax, where the thesis prints H) "
+             "and every cell of Figure 2.12 run. The two claims, by the rules stated there:", ""]
+    for board in boards:
+        lines += [f"**{board}.** " + domineering.claims_section(grid, board), ""]
+    return lines
+
+
 def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
-          report_link: str = "experiments/README.md") -> str:
+          report_link: str = "experiments/README.md",
+          domineering_link: Optional[str] = None) -> str:
     """The markdown of docs/thesis_reproduction.md from the experiment CSV's rows (links
     relative to where the document is written)."""
     grid = Grid(rows)
@@ -932,6 +953,8 @@ def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
                  _verdict_cell(main, total), other, claim.why]
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     lines += ["", *_differences(grid)]
+    if domineering_link:
+        lines += domineering_lines(domineering_link)
     return "\n".join(lines) + "\n"
 
 
@@ -971,4 +994,6 @@ def write(rows: Sequence[dict], path: Path, report_dir: Path) -> None:
     path = Path(path)
     where = path.resolve().parent
     link = lambda name: os.path.relpath(Path(report_dir).resolve() / name, where)
-    path.write_text(build(rows, link("results.csv"), link("README.md")))
+    page = Path(__file__).resolve().parent.parent / "docs" / "domineering.md"
+    path.write_text(build(rows, link("results.csv"), link("README.md"),
+                          os.path.relpath(page, where)))
