@@ -25,7 +25,8 @@ from engine.nnue import nn_evaluate_fresh
 from engine import strength
 from engine.options import OPTIONS
 from engine.timeman import LagTracker
-from engine.types import EMPTY, OCC, ST_EG, ST_MG, ST_PHASE, WHITE
+from engine.codec import PIECE_TYPES, piece_of
+from engine.types import BLACK, EMPTY, ST_EG, ST_MG, ST_PHASE, WHITE
 from engine.wdl import material_points, wdl_permille
 
 CURRMOVE_AFTER = 1.0   # seconds before `info currmove` lines start
@@ -295,9 +296,8 @@ class Engine:
         UCI_ShowWDL is on (from the root's material: engine.wdl)."""
         if not self.options["UCI_ShowWDL"]:
             return self.listener.iteration
-        counts = [0] * 6
-        for piece in range(OCC):          # bb[0..11]: one per piece (colour * 6 + type)
-            counts[piece % 6] += bin(int(board.P.bb[piece])).count("1")
+        counts = [sum(bin(int(board.P.bb[piece_of(colour, kind)])).count("1")
+                      for colour in (WHITE, BLACK)) for kind in range(PIECE_TYPES)]
         material = material_points(counts)
 
         def report(it: Iteration) -> None:
