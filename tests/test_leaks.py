@@ -1,6 +1,6 @@
-"""Searchers, sessions and tables are freed with their last reference: each searcher's
-watchdog thread ends with it, so a program that makes many sessions (the experiment grid,
-the tests) keeps its thread count and memory."""
+"""Searchers and their tables are freed with their last reference: each searcher's watchdog
+thread ends with it, so a program that makes many of them (the experiment grid, the tests)
+keeps its thread count and memory; and a new table is in memory before its first search."""
 import gc
 import threading
 
@@ -8,7 +8,7 @@ from engine.board import Board
 from engine.driver import Limits
 from engine.session import Session
 
-SESSIONS = 60
+MADE_AND_DROPPED = 60
 
 
 def _rss_kib() -> int:
@@ -31,17 +31,17 @@ def _make_and_drop(count: int) -> None:
     del session
 
 
-def test_dropped_sessions_take_their_threads_and_memory_with_them():
+def test_dropped_searchers_take_their_threads_and_memory_with_them():
     _make_and_drop(2)                       # the kernels loaded, the allocator warmed
     gc.collect()
     threads_before, rss_before = _watchdogs(), _rss_kib()
-    _make_and_drop(SESSIONS)
+    _make_and_drop(MADE_AND_DROPPED)
     gc.collect()
     # a closed watchdog ends within its next wake-up; give the threads a moment to exit
     for thread in [t for t in threading.enumerate() if t.name == "twobig-watchdog"]:
         thread.join(timeout=5)
     assert _watchdogs() <= threads_before
-    # Each session holds a 64K-position table (1.5 MB) and search arrays of a few MB: kept
+    # Each one holds a 64K-position table (1.5 MB) and search arrays of a few MB: kept
     # alive, 60 of them would add well over 100 MB.
     assert _rss_kib() - rss_before < 60 * 1024
 
@@ -56,10 +56,10 @@ def test_a_watchdog_still_stops_a_live_search_on_time():
 
 
 def test_a_new_table_is_resident_before_the_first_search():
-    """A session writes every page of its table when it makes it: left to the first search,
+    """Every page of a new table is written when the table is made: left to the first search,
     the page faults of a 64 MB table held the first searches after start-up to a few
     hundred nodes a second (the first move of a game was a one- or two-ply search)."""
-    Session(profile="play", hash_mb=1)          # everything else a session allocates, warm
+    Session(profile="play", hash_mb=1)          # everything else it allocates, warm
     gc.collect()
     before = _rss_kib()
     session = Session(profile="play", hash_mb=64)
