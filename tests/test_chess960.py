@@ -15,6 +15,7 @@ import pytest
 from engine.board import Board
 from engine.codec import unpack_move
 from engine.types import FLAG_CASTLE
+from tests.conftest import load_script
 
 # Positions whose castling geometry is unusual, each valid for python-chess in Chess960 mode.
 UNUSUAL_FENS = [
@@ -58,15 +59,8 @@ def _oracle_moves(oracle):
     return sorted(oracle.uci(m, chess960=True) for m in oracle.legal_moves)
 
 
-def _oracle_perft(oracle, depth):
-    if depth == 1:
-        return oracle.legal_moves.count()
-    total = 0
-    for move in oracle.legal_moves:
-        oracle.push(move)
-        total += _oracle_perft(oracle, depth - 1)
-        oracle.pop()
-    return total
+# python-chess's perft, the one scripts/bench_perft.py times TwoBig against
+_oracle_perft = load_script("bench_perft").python_chess_perft
 
 
 def _assert_same(board, oracle):

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from engine.types import MAX_SEARCH_DEPTH
 from engine.uci import GO_CLOCK_PARAMS, GO_INT_PARAMS, UciLoop, parse_go
+from tests.uci_pipe import default_option_commands
 
 WORDS = ["go", "stop", "ponderhit", "isready", "setoption", "name", "value", "Hash", "MultiPV",
          "Clear", "depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo",
@@ -61,7 +62,6 @@ def _reset(holder):
     """A new game, every option at its default, the start position, `readyok`: an example
     must not inherit what the one before it set (a Hash, a MultiPV, a search). A loop whose
     engine failed is replaced."""
-    from engine.options import OPTIONS
     uci, out = holder["loop"]
     try:
         uci.handle("stop")
@@ -69,12 +69,8 @@ def _reset(holder):
     except RuntimeError:          # the engine failed to load: start another loop
         holder["loop"] = uci, out = _new_loop()
     uci.handle("ucinewgame")
-    for option in OPTIONS:
-        if option.kind != "button":
-            value = option.default
-            if option.kind == "check":
-                value = "true" if value else "false"
-            uci.handle(f"setoption name {option.name} value {value}")
+    for line in default_option_commands():
+        uci.handle(line)
     uci.handle("position startpos")
     start = len(out.lines)
     uci.handle("isready")

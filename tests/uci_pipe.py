@@ -68,3 +68,17 @@ class UciPipe:
         finally:
             if self.proc.poll() is None:
                 self.proc.kill()
+
+
+def default_option_commands():
+    """The `setoption` lines that put every option (but the buttons) back to its default."""
+    from engine.options import OPTIONS
+
+    lines = []
+    for option in OPTIONS:
+        if option.kind != "button":
+            value = option.default
+            if option.kind == "check":
+                value = "true" if value else "false"
+            lines.append(f"setoption name {option.name} value {value}")
+    return lines
