@@ -75,7 +75,6 @@ leaves included; a move judged by a forward cut-off is not a node.
 import argparse
 import collections
 import csv
-import os
 import subprocess
 import sys
 import time
@@ -756,12 +755,14 @@ def claims_section(rows, board):
     d1, d2, k1, k2 = _big_gain(cells)
     c1, c2, _, _ = chess_big_gain()
     e1, e2, _, _ = chess_big_gain("endgame", "8", "True")
+    rule1 = (f"Rule 1 (\"two-level schemes work much better than one-level schemes\"): at each "
+             f"table size (over the schemes run there), it holds when every key set of TwoBig1 and "
+             f"TwoDEEP searched fewer nodes than every key set of BIG1, DEEP and NEW (the two groups "
+             f"do not overlap). **Verdict on {board}: {verdict1}.** " + "; ".join(detail)
+             + ("." if detail else ""))
     if not (k1 or k2):
         return "\n".join([
-            f"Rule 1 (\"two-level schemes work much better than one-level schemes\"): at each table size "
-            f"(over the schemes run there), it holds when every key set of TwoBig1 and TwoDEEP searched "
-            f"fewer nodes than every key set of BIG1, DEEP and NEW (the two groups do not overlap). "
-            f"**Verdict on {board}: {verdict1}.** " + "; ".join(detail) + ("." if detail else ""),
+            rule1,
             "",
             f"Rule 2 (\"the concept Big shows more improvement over the concept Deep than in chess\") "
             f"needs DEEP with BIG1, or TwoDEEP with TwoBig1, at one size: **not decided on {board}** "
@@ -782,10 +783,7 @@ def claims_section(rows, board):
                   f"several key sets, {noise:.1f}%; the claim holds when domineering's mean gain "
                   f"exceeds the chess one by more than that.")
     return "\n".join([
-        f"Rule 1 (\"two-level schemes work much better than one-level schemes\"): at each table size "
-        f"(over the schemes run there), it holds when every key set of TwoBig1 and TwoDEEP searched "
-        f"fewer nodes than every key set of BIG1, DEEP and NEW (the two groups do not overlap). "
-        f"**Verdict on {board}: {verdict1}.** " + "; ".join(detail) + ("." if detail else ""),
+        rule1,
         "",
         f"Rule 2 (\"the concept Big shows more improvement over the concept Deep than in chess\"): "
         f"the mean over table sizes of (DEEP - BIG1) / DEEP and of (TwoDEEP - TwoBig1) / TwoDEEP, "

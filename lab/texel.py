@@ -74,28 +74,34 @@ def is_quiet_sample(board, move, ply: int, skip_plies: int) -> bool:
             and move.promotion is None)
 
 
-def quiet_positions(pgn_paths: Iterable, skip_plies: int = 16):
-    """Yield (game index, python-chess board, result for white) for the positions described
-    in the module docstring, from every decided or drawn game of the PGN files."""
-    import chess
+def decided_games(pgn_paths: Iterable):
+    """Yield (python-chess game, result for white) for every decided or drawn game of the
+    PGN files (plain or xz-compressed), in file order."""
+    import lzma
+
     import chess.pgn
 
-    game_index = 0
     for path in pgn_paths:
-        with open(path) as handle:
+        opener = lzma.open if str(path).endswith(".xz") else open
+        with opener(path, "rt") as handle:
             while True:
                 game = chess.pgn.read_game(handle)
                 if game is None:
                     break
                 result = RESULTS.get(game.headers.get("Result", "*"))
-                if result is None:
-                    continue
-                board = game.board()
-                for ply, move in enumerate(game.mainline_moves()):
-                    if is_quiet_sample(board, move, ply, skip_plies):
-                        yield game_index, board.copy(stack=False), result
-                    board.push(move)
-                game_index += 1
+                if result is not None:
+                    yield game, result
+
+
+def quiet_positions(pgn_paths: Iterable, skip_plies: int = 16):
+    """Yield (game index, python-chess board, result for white) for the positions described
+    in the module docstring, from every decided or drawn game of the PGN files."""
+    for game_index, (game, result) in enumerate(decided_games(pgn_paths)):
+        board = game.board()
+        for ply, move in enumerate(game.mainline_moves()):
+            if is_quiet_sample(board, move, ply, skip_plies):
+                yield game_index, board.copy(stack=False), result
+            board.push(move)
 
 
 def labelled_positions(path):

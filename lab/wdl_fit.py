@@ -11,7 +11,6 @@ Positions are sampled with a seeded generator, from ply MIN_PLY on, so the fit i
 reproducible from the same games.
 """
 import argparse
-import lzma
 import random
 import sys
 import time
@@ -25,37 +24,25 @@ SEARCH_NODES = 4000      # about what a 10 s + 0.1 s game's early iterations see
 Row = Tuple[int, int, float]   # (score, material, result for the side to move: 1, 0.5, 0)
 
 
-def _open(path: Path):
-    return lzma.open(path, "rt") if path.suffix == ".xz" else open(path)
-
-
 def game_positions(paths: List[Path]) -> Iterator[Tuple[str, int, float]]:
     """(FEN, material, result for the side to move) of every position from MIN_PLY on of
     every decided or drawn game."""
     import chess
-    import chess.pgn
 
     from engine.wdl import material_points
+    from lab.texel import decided_games
 
-    for path in paths:
-        with _open(path) as handle:
-            while True:
-                game = chess.pgn.read_game(handle)
-                if game is None:
-                    break
-                white_score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(game.headers.get("Result"))
-                if white_score is None:
-                    continue
-                board = game.board()
-                for ply, move in enumerate(game.mainline_moves()):
-                    board.push(move)
-                    if ply + 1 < MIN_PLY or board.is_game_over():
-                        continue
-                    material = material_points(
-                        [len(board.pieces(kind, chess.WHITE)) + len(board.pieces(kind, chess.BLACK))
-                         for kind in chess.PIECE_TYPES])
-                    result = white_score if board.turn else 1.0 - white_score
-                    yield board.fen(), material, result
+    for game, white_score in decided_games(paths):
+        board = game.board()
+        for ply, move in enumerate(game.mainline_moves()):
+            board.push(move)
+            if ply + 1 < MIN_PLY or board.is_game_over():
+                continue
+            material = material_points(
+                [len(board.pieces(kind, chess.WHITE)) + len(board.pieces(kind, chess.BLACK))
+                 for kind in chess.PIECE_TYPES])
+            result = white_score if board.turn else 1.0 - white_score
+            yield board.fen(), material, result
 
 
 def score_positions(samples, nodes: int = SEARCH_NODES, echo=print) -> List[Row]:
