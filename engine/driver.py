@@ -19,6 +19,7 @@ from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
+from engine.memory import touch_pages
 from engine.movepick import score_moves
 from engine.search import (
     K_CURRMOVE, K_CURRMOVE_NUMBER, K_MAX_NODES, K_NODES, K_PREV_PV_LEN, K_PROFILE,
@@ -182,6 +183,7 @@ class Searcher:
 
     def __init__(self):
         self.S = new_search_state()
+        touch_pages(self.S)
         self.helpers = Helpers()
         self.profile = PROFILE_PLAY
         self._watchdog = _Watchdog(self.stop)

@@ -7,27 +7,12 @@ are wired together in this one place.
     session = Session(profile="paper", positions=64 * 1024, scheme=TWOBIG1, aging=True)
     result = session.search(Board(fen), Limits(depth=7))
 """
-from typing import Callable, Iterable, Optional
-
-import numpy as np
+from typing import Callable, Optional
 
 from engine import tt as ttmod
 from engine.driver import Iteration, Limits, Result, Searcher
+from engine.memory import touch_pages
 from engine.search import K_HORIZON, K_QNODES, PROFILES
-
-
-PAGE_BYTES = 4096
-
-
-def touch_pages(arrays: Iterable[np.ndarray]) -> None:
-    """Write one element of every memory page of each array (its own value: nothing changes).
-    A fresh numpy array is mapped to the operating system's zero page until it is written,
-    and the first search would pay a page fault for every page it touches: with a 64 MB
-    table the first searches after start-up ran at a few hundred nodes a second."""
-    for array in arrays:
-        if isinstance(array, np.ndarray) and array.size and array.flags.writeable:
-            pages = array.reshape(-1)[::max(1, PAGE_BYTES // array.itemsize)]
-            pages[...] = pages.copy()   # from a copy: numpy skips assigning a view to itself
 
 
 class Session:
@@ -46,7 +31,6 @@ class Session:
         if hash_mb is None and positions is None:
             hash_mb = 16
         self.searcher = Searcher()
-        touch_pages(self.searcher.S)
         self.profile = profile
         self._table_args = dict(mb=hash_mb, positions=positions, scheme=scheme, aging=aging,
                                 key_bits=key_bits, distinct_keys=distinct_keys,
@@ -85,8 +69,6 @@ class Session:
     def set_threads(self, threads: int) -> None:
         """Search threads for the play profile (the paper profile always uses one)."""
         self.searcher.set_threads(threads)
-        for state in self.searcher.helpers.states:
-            touch_pages(state)
 
     def set_aging(self, aging: bool) -> None:
         self._table_args["aging"] = aging

@@ -111,10 +111,9 @@ def final_lines(iterations: Sequence) -> List:
     """The exact lines (one per multipv index) of the deepest iteration that reported its
     first line exactly; the last report of each index at that depth counts."""
     exact = [it for it in iterations if it.bound is None and it.pv]
-    if not exact:
+    depth = max((it.depth for it in exact if it.multipv == 1), default=None)
+    if depth is None:
         return []
-    depth = max(it.depth for it in exact if it.multipv == 1) if any(
-        it.multipv == 1 for it in exact) else max(it.depth for it in exact)
     lines = {}
     for it in exact:
         if it.depth == depth:

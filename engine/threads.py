@@ -17,6 +17,7 @@ from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
+from engine.memory import touch_pages
 from engine.search import (
     K_MAX_NODES, K_NODES, K_PREV_PV_LEN, K_PROFILE, K_ROOT_COUNT, K_STOP, STACK_PREV_PV,
     STACK_PV_LEN, SearchState, clear_move_ordering, new_search_state, search_root,
@@ -76,6 +77,7 @@ class Helpers:
         self.states = self.states[:helpers]
         while len(self.states) < helpers:
             self.states.append(new_search_state())
+            touch_pages(self.states[-1])
 
     @property
     def nodes(self) -> int:
