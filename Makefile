@@ -46,9 +46,10 @@ test: install
 test-slow: install
 	$(BIN)/python -m pytest -n $(JOBS) -q -m slow
 
+# The speed table: each figure beside another engine's from the same run (Toga II, Stockfish:
+# `make opponents`), the ratio and the target, headed by the CPU model.
 bench: install
-	$(BIN)/python scripts/bench_perft.py
-	$(BIN)/python scripts/bench_search.py
+	$(BIN)/python scripts/bench.py
 
 bench-tt: install
 	$(BIN)/python scripts/bench_tt.py

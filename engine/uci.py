@@ -420,6 +420,10 @@ def freeze_heap():
 
 def main():
     import os
+    # numba looks for SciPy's BLAS when it first loads its array typing: 0.15 s of every
+    # start where SciPy is installed (the checkout's venv has it for the lab). No kernel
+    # uses BLAS, so the engine process takes SciPy as absent.
+    sys.modules.setdefault("scipy", None)
     UciLoop(freeze_heap=True).run()   # freezes once the kernels are loaded
     # Skip the interpreter's teardown (numba and LLVM finalisers take a quarter of a
     # second): `quit` must end the process within 100 ms. Output is already flushed.

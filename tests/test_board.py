@@ -210,3 +210,27 @@ def test_core_kernels_stay_integer():
             assert "float" not in str(sig), (kernel, sig)
     assert str(movegen.perft.nopython_signatures[0].return_type) == "int64"
     assert str(position.attackers_to.nopython_signatures[0].return_type) == "uint64"
+
+
+@pytest.mark.parametrize("piece", ["rook", "bishop"])
+def test_the_recorded_magics_are_those_the_seeded_search_finds(piece):
+    """engine.attacks records the magics of its seeded search so that a start skips the
+    search; searching again from the seed alone finds the same magics and the same table."""
+    from engine import attacks
+    from engine.types import BISHOP_ATTACKS_SIZE, ROOK_ATTACKS_SIZE
+
+    dirs, seed, recorded, size = {
+        "rook": (attacks.ROOK_DIRS, attacks.ROOK_SEED, attacks.ROOK_MAGICS, ROOK_ATTACKS_SIZE),
+        "bishop": (attacks.BISHOP_DIRS, attacks.BISHOP_SEED, attacks.BISHOP_MAGICS,
+                   BISHOP_ATTACKS_SIZE)}[piece]
+    found = []
+    for known in (np.zeros(0, dtype=np.uint64), recorded):
+        masks, magics, shifts = (np.zeros(64, dtype=np.uint64) for _ in range(3))
+        offsets = np.zeros(64, dtype=np.int64)
+        table = np.zeros(size, dtype=np.uint64)
+        assert attacks._find_magics(dirs, masks, magics, shifts, offsets, table, seed,
+                                    known) == size
+        found.append((magics, table))
+    (searched, searched_table), (used, used_table) = found
+    assert np.array_equal(searched, recorded) and np.array_equal(used, recorded)
+    assert np.array_equal(searched_table, used_table)
