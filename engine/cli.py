@@ -63,7 +63,8 @@ def search(fen, depth, movetime, hash_mb, profile, scheme):
     from engine.board import Board, FenError, move_to_uci
     from engine.driver import Limits
     from engine.session import Session
-    from engine.tt import scheme_index, stats_dict
+    from engine.tt import scheme_index
+    from engine.tt_research import stats_dict
     try:
         board = Board(fen) if fen else Board()
         session = Session(profile=profile, hash_mb=hash_mb, scheme=scheme_index(scheme))

@@ -1,21 +1,24 @@
-"""[jit] Evaluation: tapered material + piece-square tables (PeSTO's values, engine.pst),
-and for the PLAY profile a positional layer on top.
+"""[jit] The hand-written evaluations: tapered material + piece-square tables (PeSTO's
+values, engine.pst), and the reference evaluation that adds a positional layer.
 
-make_move keeps the middle-game and end-game sums (white minus black) and the game phase
-in the state row; `evaluate` blends them (the PAPER profile's evaluation, as in the
-thesis' experiments). `scratch_sums` recomputes the sums from the mailbox: the tests use
-it to prove the incremental sums.
-
-`evaluate_full` (PLAY profile) adds, for each side, terms computed from the bitboards:
-mobility, attacks on the enemy king's zone, the pawn shelter in front of the own king,
-isolated, doubled, backward and pawn-defended pawns, pawns side by side (phalanx),
-passed pawns by rank, the bishop pair, rooks on open or half-open files, knight outposts,
-and in the end game the kings' race to the square in front of a passed pawn and each
-king's mean distance to the pawns.
-`side_terms` returns them one by one so that the `eval` command and the tests can see each.
-Since the evaluation network (engine.nnue) the PLAY search no longer calls `evaluate_full`
-but at its depth limit; it stays the hand-written reference that `eval`, the Texel tools
-(lab/texel.py) and the network's training report beside the network.
+Three evaluations exist, and each name says which:
+  material_pst_eval  material + PST. make_move keeps the middle-game and end-game sums
+                     (white minus black) and the game phase in the state row; this blends
+                     them. It is the PAPER profile's evaluation, as in the thesis'
+                     experiments, and the PLAY quiescence's first, lazy guess.
+  network_eval       the evaluation network that plays (engine.nnue).
+  reference_eval     material + PST plus, for each side, terms computed from the
+                     bitboards: mobility, attacks on the enemy king's zone, the pawn shelter
+                     in front of the own king, isolated, doubled, backward and pawn-defended
+                     pawns, pawns side by side (phalanx), passed pawns by rank, the bishop
+                     pair, rooks on open or half-open files, knight outposts, and in the end
+                     game the kings' race to the square in front of a passed pawn and each
+                     king's mean distance to the pawns. The PLAY search calls it only at its
+                     ply limit; it is the hand-written reference that `eval`, the Texel tools
+                     and the network's training report beside the network.
+`side_terms` returns the reference terms one by one so that the `eval` command and the tests
+can see each; `scratch_sums` recomputes the material + PST sums from the mailbox, so that
+the tests can prove the incremental ones.
 """
 import numpy as np
 
@@ -23,7 +26,8 @@ from engine._jit import jit
 from engine.attacks import bishop_attacks, king_attacks, knight_attacks, rook_attacks
 from engine.bitboard import lsb, popcount
 from engine.types import (
-    BISHOP, EMPTY, FILE_A, FILE_H, I_PHASE, I_PST_EG, I_PST_MG, KING, KNIGHT, OCC, PAWN, QUEEN,
+    BISHOP, EMPTY, FILE_A, FILE_H, I_PHASE, I_PST_EG, I_PST_MG, KING, KNIGHT, META_PLY, OCC, PAWN,
+    QUEEN,
     RANK_3, RANK_4, RANK_5, RANK_6, ROOK, ST_EG, ST_MG, ST_PHASE, ST_SIDE, U0, U1, U_FILE,
     U_FRONT_SPAN,
     U_KING_BOX, U_PASSED_SPAN, WHITE,
@@ -57,17 +61,17 @@ def taper(mg, eg, phase):
 
 
 @jit
-def evaluate_white(P):
+def material_pst_white(P):
     """Static evaluation in centipawns from white's point of view."""
-    row = P.meta[0]
+    row = P.meta[META_PLY]
     return taper(P.st[row, ST_MG], P.st[row, ST_EG], P.st[row, ST_PHASE])
 
 
 @jit
-def evaluate(P):
+def material_pst_eval(P):
     """Static evaluation in centipawns from the side to move's point of view."""
-    score = evaluate_white(P)
-    return score if P.st[P.meta[0], ST_SIDE] == WHITE else -score
+    score = material_pst_white(P)
+    return score if P.st[P.meta[META_PLY], ST_SIDE] == WHITE else -score
 
 
 @jit
@@ -397,10 +401,10 @@ def _side_terms(P, T, us, end_game):
 
 
 @jit
-def evaluate_full_white(P, T):
+def reference_eval_white(P, T):
     """PLAY-profile evaluation from white's point of view: material and PST plus the
     positional terms of both sides, tapered."""
-    row = P.meta[0]
+    row = P.meta[META_PLY]
     end_game = P.st[row, ST_PHASE] < TOTAL_PHASE
     w = _side_terms(P, T, 0, end_game)
     b = _side_terms(P, T, 1, end_game)
@@ -417,7 +421,7 @@ def evaluate_full_white(P, T):
 
 
 @jit
-def evaluate_full(P, T):
+def reference_eval(P, T):
     """PLAY-profile evaluation from the side to move's point of view."""
-    score = evaluate_full_white(P, T)
-    return score if P.st[P.meta[0], ST_SIDE] == WHITE else -score
+    score = reference_eval_white(P, T)
+    return score if P.st[P.meta[META_PLY], ST_SIDE] == WHITE else -score

@@ -20,8 +20,8 @@ from engine import tt as ttmod
 from engine.board import Board, FenError, PIECE_LETTERS, SQUARE_NAMES, STARTING_FEN, move_to_uci
 from engine.driver import Iteration, Limits
 from engine.session import Session
-from engine.eval import TERM_NAMES, evaluate_full_white, evaluate_white, scratch_sums, side_terms
-from engine.nnue import nn_evaluate_fresh
+from engine.eval import TERM_NAMES, reference_eval_white, material_pst_white, scratch_sums, side_terms
+from engine.nnue import network_eval_fresh
 from engine import strength
 from engine.options import OPTIONS
 from engine.timeman import LagTracker
@@ -365,9 +365,9 @@ class Engine:
         black = side_terms(P, T, np.int64(1 - WHITE))
         terms = [(name, int(white[2 * k]), int(white[2 * k + 1]), int(black[2 * k]),
                   int(black[2 * k + 1])) for k, name in enumerate(TERM_NAMES)]
-        network = int(nn_evaluate_fresh(P, T))
+        network = int(network_eval_fresh(P, T))
         if self.board.turn != WHITE:
             network = -network
-        return EvalView(mg, eg, phase, int(evaluate_white(P)), int(evaluate_full_white(P, T)),
+        return EvalView(mg, eg, phase, int(material_pst_white(P)), int(reference_eval_white(P, T)),
                         network, "white" if self.board.turn == WHITE else "black", terms,
                         recount == (mg, eg, phase))

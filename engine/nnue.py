@@ -29,12 +29,14 @@ from engine.codec import (
 )
 from engine.position import castled_square
 from engine.types import (
-    EMPTY, FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, I_NN_B2, N_NN_B1, N_NN_W1, N_NN_W2,
+    EMPTY, FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, I_NN_B2, META_PLY, N_NN_B1, N_NN_W1,
+    N_NN_W2,
     NN_HIDDEN, NO_MOVE, ROOK, ST_CAPTURED, ST_CASTLING_ROOK, ST_MOVE, ST_MOVED, ST_SIDE, STACK_LEN,
     STACK_NN_KEY, U1, WHITE,
 )
 
-NN_QA = 255          # activations clip at this (1.0 in the float network)
+NN_QA = 255          # activations and first-layer weights x NN_QA (1.0 in the float network)
+NN_QB = 64           # output weights x NN_QB: the output sum is the logit x NN_QA x NN_QB
 NN_CP = 165          # centipawns = out x NN_CP / (255 x 64); 400 / ln 10 = 174 would be
                      # Stockfish's scale, x 0.95 brings it near the hand-written one's spread
 NN_MAX_REPLAY = 8    # plies replayed at most before summing from scratch
@@ -44,10 +46,10 @@ def new_accumulators(plies: int) -> np.ndarray:
     return np.zeros((plies, 2 * NN_HIDDEN), dtype=np.int16)
 
 
-def nn_evaluate_fresh(P, T) -> int:
+def network_eval_fresh(P, T) -> int:
     """The network's evaluation of P summed from scratch (side to move's view), for the
     glue and the tests; the search keeps its accumulators instead."""
-    return int(nn_evaluate(P, T, new_accumulators(1), np.zeros((1, STACK_LEN), np.int64), 0))
+    return int(network_eval(P, T, new_accumulators(1), np.zeros((1, STACK_LEN), np.int64), 0))
 
 
 @jit
@@ -181,10 +183,10 @@ def _output(nn, own, other):
 
 
 @jit_inline
-def nn_evaluate(P, T, accs, stack, ply):
+def network_eval(P, T, accs, stack, ply):
     """The network's evaluation in centipawns from the side to move's view; accs[ply] is
     brought up to date for the current position (see the module docstring)."""
-    row = P.meta[0]
+    row = P.meta[META_PLY]
     key = np.int64(P.keys[row])
     acc = accs[ply]
     if stack[ply, STACK_NN_KEY] != key:
@@ -204,5 +206,5 @@ def nn_evaluate(P, T, accs, stack, ply):
     else:
         out = _output(T.nn, acc[NN_HIDDEN:], acc[:NN_HIDDEN])
     cp = (out + T.i[I_NN_B2]) * NN_CP
-    scale = NN_QA * 64
+    scale = NN_QA * NN_QB
     return cp // scale if cp >= 0 else -(-cp // scale)

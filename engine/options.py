@@ -4,8 +4,7 @@ from dataclasses import dataclass
 from typing import Optional, Tuple
 
 from engine.strength import ELO_MAX, ELO_MIN, SKILL_MAX
-
-TT_SCHEME_VARS = ("DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TwoDEEP", "TwoBig1", "Ancient", "Age")
+from engine.tt_registry import DEFAULT_SCHEME, SCHEME_NAMES
 
 
 @dataclass(frozen=True)
@@ -71,7 +70,7 @@ OPTIONS = (
     Option("OwnBook", "check", False),
     Option("BookFile", "string", ""),
     Option("UCI_Chess960", "check", False),   # castling written king-takes-rook (e1h1)
-    Option("TT Scheme", "combo", "TwoBig1", vars=TT_SCHEME_VARS),
+    Option("TT Scheme", "combo", SCHEME_NAMES[DEFAULT_SCHEME], vars=SCHEME_NAMES),
     Option("TT Aging", "check", True),
     Option("Search Profile", "combo", "play", vars=("play", "paper")),
     Option("Debug Log File", "string", ""),

@@ -44,17 +44,14 @@ from engine.eval import phase_weight, pst_eg, pst_mg
 from engine.zobrist import castle_key, ep_key, full_key, piece_key, side_key
 from engine.types import (
     BISHOP, BLACK, CASTLE_A_SIDE, CASTLE_H_SIDE, EMPTY, FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT,
-    FLAG_PROMO_KNIGHT, GAME_STACK, KING, KNIGHT, NO_MOVE, NO_SQUARE, N_BB, OCC, PAWN, QUEEN, ROOK,
+    FLAG_PROMO_KNIGHT, GAME_STACK, KING, KNIGHT, META_KEEP, META_LEN, META_PLY, META_ROOK, NO_MOVE,
+    NO_SQUARE, N_BB, OCC, PAWN, QUEEN, ROOK,
     ST_CAPTURED, ST_CASTLE, ST_EG, ST_EP, ST_FULLMOVE, ST_HALFMOVE, ST_LEN, ST_MG, ST_MOVE,
     ST_NULL_DIST, ST_PHASE, ST_SIDE, ST_MOVED, ST_CASTLING_ROOK, U0, U1, WHITE,
 )
 
 Position = collections.namedtuple("Position", "bb board st keys meta")
 
-META_PLY = 0
-META_ROOK = 1
-META_KEEP = META_ROOK + 4
-META_LEN = META_KEEP + 64
 ALL_RIGHTS = 15
 KING_DESTINATION_FILE = (6, 2)   # by side: castling puts the king on g or c ...
 ROOK_DESTINATION_FILE = (5, 3)   # ... and its rook on f or d

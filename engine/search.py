@@ -13,7 +13,7 @@ the size stored with an entry is the growth of that counter over its subtree, so
 sees a retrieved position as one node and BIGALL as the nodes it originally cost.
 
 Profiles (ctrl[K_PROFILE]):
-  PLAY   the evaluation network (engine.nnue.nn_evaluate, its accumulators in S.nn_acc; in
+  PLAY   the evaluation network (engine.nnue.network_eval, its accumulators in S.nn_acc; in
          quiescence only when material and PST alone leave the stand-pat within
          LAZY_MARGIN of the window), check
          extensions, null-move pruning, reverse futility pruning, futility and late-move
@@ -56,25 +56,28 @@ import numpy as np
 from engine._jit import jit, jit_inline
 from engine.bitboard import popcount
 from engine.codec import move_is_promotion, piece_of
-from engine.eval import evaluate, evaluate_full
-from engine.nnue import new_accumulators, nn_evaluate
+from engine.eval import material_pst_eval, reference_eval
+from engine.nnue import network_eval, new_accumulators
 from engine.movegen import generate_moves
 from engine.movepick import (
     CONTINUATION_NONE, ORDER_KILLER, capture_gain, continuation_index, history_bonus, is_capture,
     pick_next, reward_quiet, score_moves, see_at_least, update_quiet_histories,
 )
 from engine.position import (
-    check_info, current_key, gives_check_with, in_check, make_move, make_null, repeats_as_draw,
-    repetitions, unmake_move, unmake_null,
+    META_PLY, check_info, current_key, gives_check_with, in_check, make_move, make_null, repeats_as_draw,
+    repetitions, side_to_move, unmake_move, unmake_null,
 )
 from engine.tt import (
-    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, bounded_guess, line_first, line_prepend,
-    line_rest, tt_bound_eval, tt_enabled, tt_hit_weight, tt_line_plies, tt_lookup,
-    tt_note_line_move, tt_note_type1, tt_prefetch, tt_root_line, tt_store_line,
+    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, bounded_guess, tt_bound_eval, tt_enabled,
+    tt_hit_weight, tt_lookup, tt_prefetch, tt_store_line,
+)
+from engine.tt_research import (
+    line_first, line_prepend, line_rest, size_counts_qnodes, tt_line_plies, tt_note_line_move, tt_note_type1,
+    tt_root_line,
 )
 from engine.types import (
     BISHOP, BLACK, DRAW, GEN_ALL, GEN_NOISY, INFINITE, KNIGHT, MATE, MATE_BOUND,
-    MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_SIDE, STACK_EVAL, STACK_KILLER_1,
+    MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, STACK_EVAL, STACK_KILLER_1,
     STACK_EXCLUDED, STACK_KILLER_2, STACK_LEN, STACK_MOVED, STACK_PREV_PV, STACK_PV_LEN, U0, WHITE,
 )
 
@@ -220,7 +223,7 @@ def is_draw(P, T, moves, ply, paper):
     move when the side to move is in check (into this ply's part of `moves`, the search's
     move buffer, which the node would fill anyway). `paper`: the PAPER profile. It takes
     the one array of the search state it uses (a call copies every array it is given)."""
-    row = P.meta[0]
+    row = P.meta[META_PLY]
     if P.st[row, ST_HALFMOVE] >= 100:
         if not in_check(P, T):
             return True
@@ -355,9 +358,10 @@ def _pass_line(S, ply, move, line_move, line):
 
 
 @jit
-def static_eval(P, T, paper):
-    """PAPER: the thesis-style material + PST evaluation; PLAY: the full evaluation."""
-    return evaluate(P) if paper else evaluate_full(P, T)
+def eval_at_max_ply(P, T, paper):
+    """The value of a node at MAX_PLY, where neither search may go deeper: PAPER the
+    material + PST evaluation, PLAY the hand-written reference evaluation."""
+    return material_pst_eval(P) if paper else reference_eval(P, T)
 
 
 @jit
@@ -370,7 +374,7 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
         return 0
     paper = S.ctrl[K_PROFILE] == PROFILE_PAPER
     if ply >= MAX_PLY - 1:
-        return static_eval(P, T, paper)
+        return eval_at_max_ply(P, T, paper)
     if insufficient_material(P):
         return DRAW
     checked = in_check(P, T)
@@ -382,21 +386,24 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
         if end == start:
             return -(MATE - ply)
     else:
-        stand_pat = evaluate(P)
-        # PLAY: the positional terms are computed only when material and piece-square values
-        # alone do not already decide the stand-pat against the window (lazy evaluation).
+        stand_pat = material_pst_eval(P)
+        # PLAY: the network is asked only when material and piece-square values alone do
+        # not already decide the stand-pat against the window (lazy evaluation).
         if not paper and alpha - LAZY_MARGIN < stand_pat < beta + LAZY_MARGIN:
-            stand_pat = nn_evaluate(P, T, S.nn_acc, S.stack, ply)
+            stand_pat = network_eval(P, T, S.nn_acc, S.stack, ply)
         if tt_enabled(tt):
             # Figure 2.7's Evaluate: a stored score replaces or bounds the evaluation.
-            tt_move, stand_pat = tt_bound_eval(tt, current_key(P), ply, stand_pat)
+            tt_move, stand_pat, cut = tt_bound_eval(tt, current_key(P), ply, stand_pat,
+                                                    alpha, beta)
+            if cut:
+                return stand_pat
         if stand_pat >= beta:
             return stand_pat
         if stand_pat > alpha:
             alpha = stand_pat
         best = stand_pat
         end = generate_moves(P, T, S.moves, start, GEN_NOISY)
-    side = P.st[P.meta[0], ST_SIDE]
+    side = side_to_move(P)
     prune_losing = not checked and not paper
     delta_base = best + DELTA_MARGIN
     score_moves(P, T, S, S.moves, S.scores, start, end, 0, tt_move, ply, side, False)
@@ -427,6 +434,123 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
     return best
 
 
+# -- the steps of `search`, each inlined into its one caller (search_root shares 5a, 5b) ----
+@jit_inline
+def _horizon(P, T, tt, S, alpha, beta, ply):
+    """Step 0: at depth 0, quiescence. PLAY: a horizon leaf that repeats (or ends by the
+    50-move rule) is a draw, not a quiescence score; quiescence itself plays only captures,
+    which never repeat. The PAPER profile keeps the thesis' count: the draw is found one ply
+    earlier only."""
+    S.ctrl[K_HORIZON] += 1
+    if S.ctrl[K_PROFILE] != PROFILE_PAPER and ply > 0 and is_draw(P, T, S.moves, ply, False):
+        _count_node(S, ply)   # a call of the search is a node, as quiescence's would be
+        return DRAW
+    weighted = S.ctrl[K_WEIGHTED]
+    score = quiesce(P, T, tt, S, alpha, beta, ply)
+    if not size_counts_qnodes(tt):
+        S.ctrl[K_WEIGHTED] = weighted + 1   # the horizon leaf alone, as the thesis counts
+    return score
+
+
+@jit_inline
+def _rules_end(P, T, S, alpha, beta, ply, paper):
+    """Step 1, below the root: a draw by rule, the ply limit, or (PLAY) mate-distance
+    pruning ends the node. Returns (ended, score, alpha, beta)."""
+    if is_draw(P, T, S.moves, ply, paper):
+        return True, np.int64(DRAW), alpha, beta
+    if ply >= MAX_PLY - 1:
+        return True, np.int64(eval_at_max_ply(P, T, paper)), alpha, beta
+    if not paper:
+        alpha = max(alpha, -(MATE - ply))
+        beta = min(beta, MATE - ply - 1)
+        if alpha >= beta:
+            return True, alpha, alpha, beta
+    return False, np.int64(0), alpha, beta
+
+
+@jit_inline
+def _static_value(P, T, S, ply, tscore, tbound):
+    """Step 3 (PLAY, not in check): the network's value of the node, kept on the stack,
+    and whether it improves on that of two plies before. Returns (static, improving): a
+    stored score on the right side of the evaluation is the better guess of the node's
+    value (whatever depth it came from), so pruning uses it; "improving" does not."""
+    static = network_eval(P, T, S.nn_acc, S.stack, ply)
+    S.stack[ply, STACK_EVAL] = static
+    earlier = S.stack[ply - 2, STACK_EVAL] if ply >= 2 else NO_EVAL
+    improving = 0 if earlier != NO_EVAL and static <= earlier else 1
+    if abs(tscore) < MATE_BOUND:
+        static = bounded_guess(static, tscore, tbound)
+    return static, improving
+
+
+@jit_inline
+def _prune_quiet(S, i, start, depth, searched, static, alpha, late_moves, may_lmp):
+    """Step 7a: whether a plain quiet move of a non-PV node is hopeless, and the score it
+    is taken to reach. Futility is tested at the depth the move would be searched to after
+    its late-move reduction (a late move at depth 8 can be as hopeless as an early one at
+    5); late-move and history pruning take it to score at most alpha."""
+    futility_depth = depth - futility_reduction(depth, searched)
+    futility_value = static + FUTILITY_MARGIN * futility_depth
+    if (futility_depth <= FUTILITY_MAX_DEPTH and futility_value <= alpha
+            and alpha < MATE_BOUND):   # no static value beats a mate: search it
+        return True, futility_value
+    if may_lmp and (i - start >= late_moves
+                    or (depth <= HISTORY_PRUNE_DEPTH and S.scores[i] < -HISTORY_PRUNE * depth)):
+        return True, alpha
+    return False, alpha
+
+
+@jit_inline
+def _reduction(depth, searched, is_pv, plain_quiet, cut_node, ordering):
+    """Step 7b (PLAY): plies a late quiet move is reduced by: the logarithmic formula, one
+    less at PV nodes and for killers, one more at expected cut nodes, shifted by the move's
+    ordering score (history); at least 0, and the child keeps at least one ply."""
+    reduction = late_move_reduction(depth, searched)
+    if is_pv or not plain_quiet:
+        reduction -= 1
+    if cut_node:
+        reduction += 1
+    if plain_quiet:
+        reduction -= lmr_history_adjustment(ordering)
+    return max(0, min(reduction, depth - 2))
+
+
+@jit_inline
+def _learn_quiets(P, S, ply, side, best_move, depth, play, start, end, tried_quiets):
+    """Step 8a: a quiet best move that raised alpha is rewarded in the histories. PLAY: the
+    quiet moves searched before it (pick_next leaves the moves it has picked at the front,
+    in the order picked) did worse: a history malus, when there were any."""
+    if best_move == 0 or is_capture(P, best_move) or move_is_promotion(best_move):
+        return
+    reward_quiet(P, S, ply, side, best_move, depth, play)
+    if play and tried_quiets > 1:
+        malus = -history_bonus(depth)
+        for j in range(start, end):
+            other = S.moves[j]
+            if other == best_move:
+                break
+            if not is_capture(P, other) and not move_is_promotion(other):
+                update_quiet_histories(P, S, ply, side, other, malus)
+
+
+@jit_inline
+def _store_node(tt, S, key, ply, best_move, best, old_alpha, beta, depth, weighted_start,
+                best_line, track):
+    """Step 8b: the node's n-ply line (when tracked) and its table entry: the bound its
+    result is, the subtree size as the scheme counts it, the line of its best move."""
+    if track:
+        S.lines[LINE_RETURNED, ply] = line_prepend(best_move, best_line, tt_line_plies(tt) - 1)
+    if tt_enabled(tt):
+        if best <= old_alpha:
+            bound = BOUND_UPPER
+        elif best >= beta:
+            bound = BOUND_LOWER
+        else:
+            bound = BOUND_EXACT
+        tt_store_line(tt, key, ply, best_move, best, depth, bound,
+                      S.ctrl[K_WEIGHTED] - weighted_start, best_line)
+
+
 @jit
 def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     """Principal-variation search of the current position to `depth` plies; returns the
@@ -439,32 +563,21 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     # Every return below leaves this node's line empty unless a move raised alpha: the
     # parent copies the line of the child it keeps, so a stale one would reach the GUI.
     S.stack[ply, STACK_PV_LEN] = ply
+    # 0. The horizon.
     if depth <= 0:
-        S.ctrl[K_HORIZON] += 1
-        # PLAY: a horizon leaf that repeats (or ends by the 50-move rule) is a draw, not a
-        # quiescence score; quiescence itself plays only captures, which never repeat. The
-        # PAPER profile keeps the thesis' count: the draw is found one ply earlier only.
-        if (S.ctrl[K_PROFILE] != PROFILE_PAPER and ply > 0
-                and is_draw(P, T, S.moves, ply, False)):
-            _count_node(S, ply)   # a call of the search is a node, as quiescence's would be
-            return DRAW
-        return quiesce(P, T, tt, S, alpha, beta, ply)
+        return _horizon(P, T, tt, S, alpha, beta, ply)
     ctrl = S.ctrl
     _count_node(S, ply)
     if ctrl[K_STOP] != 0:
         return 0
     paper = ctrl[K_PROFILE] == PROFILE_PAPER
     is_pv = beta - alpha > 1
+
+    # 1. Draws by rule, the ply limit, mate-distance pruning.
     if ply > 0:
-        if is_draw(P, T, S.moves, ply, paper):
-            return DRAW
-        if ply >= MAX_PLY - 1:
-            return static_eval(P, T, paper)
-        if not paper:  # mate-distance pruning
-            alpha = max(alpha, -(MATE - ply))
-            beta = min(beta, MATE - ply - 1)
-            if alpha >= beta:
-                return alpha
+        ended, score, alpha, beta = _rules_end(P, T, S, alpha, beta, ply, paper)
+        if ended:
+            return score
     weighted_start = ctrl[K_WEIGHTED] - 1
     key = current_key(P)
     old_alpha = alpha
@@ -472,7 +585,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     # stores the node's table entry nor prunes before the moves
     excluded = S.stack[ply, STACK_EXCLUDED]
 
-    # 1. Transposition table (Figure 2.7): an exact score returns, bounds move the window.
+    # 2. Transposition table (Figure 2.7): an exact score returns, bounds move the window.
     tt_move = 0
     tt_line = U0
     static = 0
@@ -491,27 +604,23 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 S.lines[LINE_RETURNED, ply] = line_prepend(tt_move, tt_line, tt_line_plies(tt) - 1)
             return tscore
 
-    side = P.st[P.meta[0], ST_SIDE]
+    side = side_to_move(P)
     checked = in_check(P, T)
 
-    # 2. Pruning and extensions (PLAY profile only).
+    # 3. Static value and extensions (PLAY): a check extends; a position never searched
+    # this deep is searched a ply shallower (internal iterative reduction), so that a
+    # cheaper search finds a move for the next visit.
     improving = 1
     if not paper:
         if checked:
             depth += 1
             S.stack[ply, STACK_EVAL] = NO_EVAL
         else:
-            static = nn_evaluate(P, T, S.nn_acc, S.stack, ply)
-            S.stack[ply, STACK_EVAL] = static
-            earlier = S.stack[ply - 2, STACK_EVAL] if ply >= 2 else NO_EVAL
-            if earlier != NO_EVAL and static <= earlier:
-                improving = 0
-            # A stored score on the right side of the evaluation is a better guess of this
-            # node's value (whatever depth it came from): pruning uses it, "improving" not.
-            if abs(tscore) < MATE_BOUND:
-                static = bounded_guess(static, tscore, tbound)
+            static, improving = _static_value(P, T, S, ply, tscore, tbound)
             if use_table and not known and excluded == 0 and depth >= IIR_MIN_DEPTH:
-                depth -= 1   # never searched: a cheaper search finds a move for the next visit
+                depth -= 1
+
+        # 4. Pruning before the moves (PLAY): reverse futility, then the null move.
         if not checked and not is_pv and excluded == 0 and abs(beta) < MATE_BOUND:
             if depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth + RFP_IMPROVING * improving >= beta:
                 return (static + beta) // 2   # halfway: a static value far above beta is an overestimate
@@ -528,8 +637,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 if score >= beta:
                     return beta if score >= MATE_BOUND else score
 
-    # Singular extension (PLAY; constants above), before this node's moves are generated:
-    # the excluded search reuses this ply's move list.
+    # 5. Singular extension of the table move (PLAY; constants SINGULAR_*), before this
+    # node's moves are generated: the excluded search reuses this ply's move list.
     tt_extension = 0
     if (not paper and ply > 0 and tt_move != 0 and excluded == 0 and depth >= SINGULAR_MIN_DEPTH
             and ply < 2 * ctrl[K_ROOT_DEPTH]):
@@ -551,7 +660,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
             elif tscore >= beta:
                 tt_extension = -1
 
-    # 3. Moves: none means mate or stalemate.
+    # 6. Moves, ordered: none means mate or stalemate.
     start = ply * MAX_MOVES
     end = generate_moves(P, T, S.moves, start, GEN_ALL)
     if end == start:
@@ -566,7 +675,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     pv_move = S.stack[ply, STACK_PREV_PV] if on_pv and ply < ctrl[K_PREV_PV_LEN] else 0
     score_moves(P, T, S, S.moves, S.scores, start, end, pv_move, tt_move, ply, side, not paper)
 
-    # 4. PVS over the ordered moves.
+    # 7. PVS over the ordered moves.
     best = -INFINITE
     best_move = 0
     best_line = U0   # n-ply lines: the line returned by best_move's child
@@ -596,18 +705,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         prune = False
         prune_bound = alpha
         if prune_quiets and plain_quiet and searched > 0 and best > -MATE_BOUND:
-            # Futility at the depth the move would be searched to after its late-move
-            # reduction: a late move at depth 8 can be as hopeless as an early one at 5.
-            futility_depth = depth - futility_reduction(depth, searched)
-            futility_value = static + FUTILITY_MARGIN * futility_depth
-            if (futility_depth <= FUTILITY_MAX_DEPTH and futility_value <= alpha
-                    and alpha < MATE_BOUND):   # no static value beats a mate: search it
-                prune = True
-                prune_bound = futility_value
-            elif may_lmp and (i - start >= late_moves
-                              or (depth <= HISTORY_PRUNE_DEPTH
-                                  and S.scores[i] < -HISTORY_PRUNE * depth)):
-                prune = True
+            prune, prune_bound = _prune_quiet(S, i, start, depth, searched, static, alpha,
+                                              late_moves, may_lmp)
         if prune:
             if not check_info_known:
                 info = check_info(P, T)
@@ -639,14 +738,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
             reduction = 0
             if (not paper and quiet and not checked and late_move_reduction_applies(depth, searched)
                     and not in_check(P, T)):
-                reduction = late_move_reduction(depth, searched)
-                if is_pv or not plain_quiet:
-                    reduction -= 1
-                if cut_node:
-                    reduction += 1
-                if plain_quiet:
-                    reduction -= lmr_history_adjustment(S.scores[i])
-                reduction = max(0, min(reduction, depth - 2))
+                reduction = _reduction(depth, searched, is_pv, plain_quiet, cut_node, S.scores[i])
             score = -search(P, T, tt, S, child_depth - reduction, -alpha - 1, -alpha, ply + 1, NO,
                             YES, YES)
             if score > alpha and reduction > 0:
@@ -676,31 +768,11 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     if excluded != 0:   # a singular search: nothing learnt or stored
         return best if best > -INFINITE else alpha
 
-    # 5. Learn and store.
-    if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
-            and not move_is_promotion(best_move):
-        reward_quiet(P, S, ply, side, best_move, depth, not paper)
-        if not paper and tried_quiets > 1:
-            # PLAY: the quiet moves picked before the best one did worse: history malus
-            # (pick_next leaves the moves it has picked at the front, in the order picked).
-            malus = -history_bonus(depth)
-            for j in range(start, end):
-                other = S.moves[j]
-                if other == best_move:
-                    break
-                if not is_capture(P, other) and not move_is_promotion(other):
-                    update_quiet_histories(P, S, ply, side, other, malus)
-    if track:
-        S.lines[LINE_RETURNED, ply] = line_prepend(best_move, best_line, tt_line_plies(tt) - 1)
-    if use_table:
-        if best <= old_alpha:
-            bound = BOUND_UPPER
-        elif best >= beta:
-            bound = BOUND_LOWER
-        else:
-            bound = BOUND_EXACT
-        tt_store_line(tt, key, ply, best_move, best, depth, bound,
-                      ctrl[K_WEIGHTED] - weighted_start, best_line)
+    # 8. Learn and store.
+    if best > old_alpha:
+        _learn_quiets(P, S, ply, side, best_move, depth, not paper, start, end, tried_quiets)
+    _store_node(tt, S, key, ply, best_move, best, old_alpha, beta, depth, weighted_start,
+                best_line, track)
     return best
 
 
@@ -732,9 +804,9 @@ def search_root(P, T, tt, S, depth, alpha, beta):
     count = ctrl[K_ROOT_COUNT]
     pv_move = S.stack[0, STACK_PREV_PV] if ctrl[K_PREV_PV_LEN] > 0 else 0
     checked = in_check(P, T)
-    side = P.st[P.meta[0], ST_SIDE]
+    side = side_to_move(P)
     if not paper:
-        S.stack[0, STACK_EVAL] = NO_EVAL if checked else nn_evaluate(P, T, S.nn_acc, S.stack, 0)
+        S.stack[0, STACK_EVAL] = NO_EVAL if checked else network_eval(P, T, S.nn_acc, S.stack, 0)
     for i in range(count):
         move = S.root_moves[i]
         ctrl[K_CURRMOVE] = move
@@ -783,16 +855,11 @@ def search_root(P, T, tt, S, depth, alpha, beta):
                 _update_pv(S, 0, move)
                 if score >= beta:
                     break
-    if ctrl[K_STOP] == 0:
-        if best > old_alpha and best_move != 0 and not is_capture(P, best_move) \
-                and not move_is_promotion(best_move):
-            reward_quiet(P, S, 0, side, best_move, depth, not paper)
-        if track:
-            S.lines[LINE_RETURNED, 0] = line_prepend(best_move, best_line, tt_line_plies(tt) - 1)
-        if tt_enabled(tt):
-            bound = BOUND_UPPER if best <= old_alpha else (BOUND_LOWER if best >= beta else BOUND_EXACT)
-            tt_store_line(tt, key, 0, best_move, best, depth, bound,
-                          ctrl[K_WEIGHTED] - weighted_start, best_line)
+    if ctrl[K_STOP] == 0:   # steps 8a and 8b of `search` (no malus at the root)
+        if best > old_alpha:
+            _learn_quiets(P, S, 0, side, best_move, depth, not paper, 0, 0, 0)
+        _store_node(tt, S, key, 0, best_move, best, old_alpha, beta, depth, weighted_start,
+                    best_line, track)
     if S.stack[0, STACK_PV_LEN] == 0 and best_move != 0:
         S.pv[0, 0] = best_move
         S.stack[0, STACK_PV_LEN] = 1

@@ -10,6 +10,8 @@ are wired together in this one place.
 from typing import Callable, Optional
 
 from engine import tt as ttmod
+from engine.tt_layout import C_AGING
+from engine.tt_research import set_open_choices, set_table_use
 from engine.driver import Iteration, Limits, Result, Searcher
 from engine.memory import touch_pages
 from engine.search import K_HORIZON, K_QNODES, PROFILES
@@ -19,15 +21,17 @@ class Session:
     """A searcher with its profile and its transposition table.
 
     The table is sized by `hash_mb` (UCI Hash) or `positions` (the thesis' experiments);
-    `use` is one of engine.tt.TABLE_USES ("none" searches without a table);
+    `use` is one of engine.tt_research.TABLE_USES ("none" searches without a table);
     `distinct_keys` > 0 counts the distinct keys stored (experiments; see engine.tt);
     `pv_plies` = n in 1..5 stores an n-ply line per entry, which the paper profile follows
-    (thesis 2.7.3; see engine.search)."""
+    (thesis 2.7.3; see engine.search). `choices` sets what the thesis leaves open
+    (engine.tt_research.OPEN_CHOICES, e.g. ties_new=False)."""
 
     def __init__(self, profile: str = "play", hash_mb: Optional[float] = None,
                  positions: Optional[int] = None, scheme: int = ttmod.DEFAULT_SCHEME,
                  aging: bool = True, key_bits: int = 64, use: str = "full",
-                 distinct_keys: int = 0, pv_plies: int = 1):
+                 distinct_keys: int = 0, pv_plies: int = 1,
+                 choices: Optional[dict] = None):
         if hash_mb is None and positions is None:
             hash_mb = 16
         self.searcher = Searcher()
@@ -36,6 +40,7 @@ class Session:
                                 key_bits=key_bits, distinct_keys=distinct_keys,
                                 pv_plies=pv_plies)
         self._use = use
+        self._choices = dict(choices or {})
         self.table = None
         self.new_table()
 
@@ -53,7 +58,8 @@ class Session:
     def new_table(self) -> None:
         """A fresh, empty table of the same configuration."""
         self.table = ttmod.new_table(**self._table_args)
-        ttmod.set_table_use(self.table, self._use)
+        set_table_use(self.table, self._use)
+        set_open_choices(self.table, **self._choices)
         touch_pages(self.table)
 
     def resize(self, hash_mb: float, scheme: Optional[int] = None,
@@ -72,7 +78,7 @@ class Session:
 
     def set_aging(self, aging: bool) -> None:
         self._table_args["aging"] = aging
-        self.table.conf[ttmod.C_AGING] = 1 if aging else 0
+        self.table.conf[C_AGING] = 1 if aging else 0
 
     def search(self, board, limits: Limits,
                on_iteration: Callable[[Iteration], None] = None,

@@ -115,8 +115,12 @@ class Helpers:
             S.ctrl[K_STOP] = main_ctrl[K_STOP]   # a stop already given holds for all
             S.ctrl[K_PROFILE] = profile
             S.ctrl[K_MAX_NODES] = main_ctrl[K_MAX_NODES]
+            # Each helper counts table probes and stores into its own array: one shared
+            # counter array would be a cache line every thread writes on every probe.
+            own_counters = tt._replace(stats=np.zeros_like(tt.stats))
             worker = threading.Thread(target=self._search, name=f"twobig-helper-{number}",
-                                      args=(S, board.copy(), tt, order, max_depth, number),
+                                      args=(S, board.copy(), own_counters, order, max_depth,
+                                            number),
                                       daemon=True)
             worker.start()
             self._workers.append(worker)

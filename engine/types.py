@@ -180,3 +180,10 @@ STACK_KILLER_2 = 5
 STACK_EXCLUDED = 6   # PLAY: the move a singular-extension search leaves out (0: none)
 STACK_NN_KEY = 7     # PLAY: the key of the position S.nn_acc[ply] holds (engine.nnue)
 STACK_LEN = 8
+
+# The meta array of a position (table in engine.position's docstring): the current row,
+# then what stays fixed for a game (castling rooks' homes, rights kept by each square).
+META_PLY = 0
+META_ROOK = 1
+META_KEEP = META_ROOK + 4
+META_LEN = META_KEEP + 64

@@ -32,10 +32,11 @@ def _search(profile: str) -> Callable[[], None]:
 
 def _table_kernels():
     from engine import tt
+    from engine.tt_research import tt_count_filled
 
     table = tt.new_table(positions=64)
     tt.tt_hashfull(table)
-    tt.tt_count_filled(table)
+    tt_count_filled(table)
 
 
 def _protocol_paths():

@@ -85,6 +85,7 @@ from pathlib import Path
 import numpy as np
 
 from engine import tt as T
+from engine import tt_research as R
 from engine._jit import jit, jit_alloc
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -436,9 +437,9 @@ def solve(m, n, first="V", scheme="TwoBig1", positions=2048 * 1024, key_seed=1, 
     value, size, height = _solve(own, opp, np.int64(side), np.int64(0), zero, zero, zero, zero,
                                  table, search)
     seconds = time.perf_counter() - start
-    stats = dict(T.stats_dict(table), nodes=int(search.stats[ST_NODES]),
+    stats = dict(R.stats_dict(table), nodes=int(search.stats[ST_NODES]),
                  sym_hits=int(search.stats[ST_SYM_HITS]), fc_wins=int(search.stats[ST_FC_WINS]),
-                 fc_losses=int(search.stats[ST_FC_LOSSES]), filled=int(T.tt_count_filled(table)),
+                 fc_losses=int(search.stats[ST_FC_LOSSES]), filled=int(R.tt_count_filled(table)),
                  logged=int(search.stats[ST_LOGGED]))
     return Result(int(value), int(search.stats[ST_NODES]), seconds, int(size), int(height),
                   dict(stats, log=search.log[:search.stats[ST_LOGGED]].copy()), table)

@@ -214,14 +214,16 @@ def run_config(config: RunConfig, depths: List[int]) -> Dict[int, Dict[str, obje
     iterations): the counts at depth d are those read when iteration d completed. Table
     counters are then only kept for the deepest depth. With time stamping the table carries
     over from one position to the next, so each depth is a separate pass over the set."""
-    from engine import tt as ttmod
+    from engine import tt_research
     from engine.driver import Limits
     from engine.session import Session
+    from engine.tt_layout import table_entries
+    from engine.tt_registry import scheme_index
 
     # Without time stamping each search has its own table, and the table counts the
     # distinct keys stored in it: the M of equation 2.2 (DISTINCT_KEYS_PER_SEARCH at most).
     session = Session(profile="paper", positions=config.positions_k * 1024,
-                      scheme=ttmod.scheme_index(config.scheme), aging=config.stamping,
+                      scheme=scheme_index(config.scheme), aging=config.stamping,
                       key_bits=config.key_bits, use=config.use,
                       distinct_keys=0 if config.stamping else DISTINCT_KEYS_PER_SEARCH,
                       pv_plies=config.pv_plies)
@@ -250,20 +252,20 @@ def run_config(config: RunConfig, depths: List[int]) -> Dict[int, Dict[str, obje
             final = (result.nodes, session.qnodes, session.horizon_leaves)
             for d in pass_depths:
                 counts[d].append(at_depth.get(d, final))
-            stats = ttmod.stats_dict(table)
+            stats = tt_research.stats_dict(table)
             for name, value in stats.items():
                 counters[name] = counters.get(name, 0) + value
             if not config.stamping:
-                filled = int(ttmod.tt_count_filled(table))
+                filled = int(tt_research.tt_count_filled(table))
                 counters["filled"] += filled
                 # Equation 2.2 for this search: M = the distinct keys it stored.
-                entries = ttmod.table_entries(table)
+                entries = table_entries(table)
                 counters["expected_collisions"] = counters.get("expected_collisions", 0.0) + \
                     feldmann_expected(stats["distinct"], entries)
         if config.stamping:
-            counters["filled"] = int(ttmod.tt_count_filled(session.table))
+            counters["filled"] = int(tt_research.tt_count_filled(session.table))
             counters.pop("distinct", None)      # not counted across a kept table
-        counters["entries"] = ttmod.table_entries(session.table)
+        counters["entries"] = table_entries(session.table)
         for d in pass_depths:
             nodes = [c[0] for c in counts[d]]
             thesis = [c[0] - c[1] + c[2] for c in counts[d]]

@@ -15,9 +15,11 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-SCHEMES = ["DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TwoDEEP", "TwoBig1"]
-ONE_LEVEL = ["DEEP", "NEW", "OLD", "BIG1", "BIGALL"]
-TWO_LEVEL = ["TwoDEEP", "TwoBig1"]
+from engine.tt_registry import THESIS_ONE_LEVEL, THESIS_SCHEMES, THESIS_TWO_LEVEL
+
+SCHEMES = list(THESIS_SCHEMES)        # the seven schemes of thesis 2.7.1, in registry order
+ONE_LEVEL = list(THESIS_ONE_LEVEL)
+TWO_LEVEL = list(THESIS_TWO_LEVEL)
 METRICS = {"nodes": "per_position", "thesis_nodes": "per_position_thesis"}
 RESAMPLES = 10_000
 BOOTSTRAP_SEED = 20_240_616

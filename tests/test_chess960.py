@@ -292,11 +292,11 @@ def test_castling_onto_the_own_rook_takes_nothing():
 def test_network_accumulators_across_chess960_castling():
     """The network's accumulators, brought up to date by replaying moves (castling among
     them, the rook read from the position), equal a sum from scratch."""
-    from engine.nnue import new_accumulators, nn_evaluate
+    from engine.nnue import new_accumulators, network_eval
     from engine.types import MAX_PLY, STACK_LEN
 
     def fresh(board, ply):
-        return nn_evaluate(board.P, board.T, new_accumulators(MAX_PLY + 2),
+        return network_eval(board.P, board.T, new_accumulators(MAX_PLY + 2),
                            np.zeros((MAX_PLY + 2, STACK_LEN), dtype=np.int64), ply)
 
     rng = random.Random(61)
@@ -321,7 +321,7 @@ def test_network_accumulators_across_chess960_castling():
             oracle.push(move)
             if rng.random() < 0.5:
                 continue
-            assert nn_evaluate(board.P, board.T, accs, stack, ply) == fresh(board, ply)
+            assert network_eval(board.P, board.T, accs, stack, ply) == fresh(board, ply)
             checked += 1
     assert checked > 200 and castles >= 20
 

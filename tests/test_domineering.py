@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from engine import tt as T
+from engine.tt_registry import REGISTRY
 from lab import domineering as D
 from test_tt_properties import Model, read_table
 
@@ -143,7 +144,7 @@ def test_stores_follow_the_reference_model_of_the_schemes(scheme, depth):
         log = r.stats["log"]
         assert 0 < len(log) == r.stats["stores"] < 100_000
         index = T.scheme_index(scheme)
-        ways = 2 if index in T.TWO_LEVEL else 1
+        ways = REGISTRY[index].levels
         model = Model(index, positions // ways, aging=False, play=False)
         for key, score, depth_, size in log.tolist():
             key = int(np.int64(key).view(np.uint64))

@@ -187,8 +187,8 @@ def test_full_evaluation_is_colour_symmetric(fen):
     """Swapping the colours (board mirrored, other side to move) leaves the side to move's
     score unchanged, and each side's terms move to the other side."""
     board, mirror = Board(fen), Board(_mirrored(fen))
-    assert ev.evaluate_full(board.P, board.T) == ev.evaluate_full(mirror.P, mirror.T)
-    assert ev.evaluate_full_white(board.P, board.T) == -ev.evaluate_full_white(mirror.P, mirror.T)
+    assert ev.reference_eval(board.P, board.T) == ev.reference_eval(mirror.P, mirror.T)
+    assert ev.reference_eval_white(board.P, board.T) == -ev.reference_eval_white(mirror.P, mirror.T)
     assert ev.side_terms(board.P, board.T, np.int64(0)) == ev.side_terms(mirror.P, mirror.T, np.int64(1))
 
 
@@ -236,13 +236,13 @@ def test_pesto_sums_match_the_published_tables():
 def test_full_evaluation_is_pst_plus_terms():
     """Also where the evaluation leaves out the end-game-only terms (at the full phase)."""
     board = Board(EVAL_FENS[4])
-    assert ev.evaluate_full_white(board.P, board.T) == _pst_plus_terms(EVAL_FENS[4])
-    assert ev.evaluate_full_white(board.P, board.T) != ev.evaluate_white(board.P)
+    assert ev.reference_eval_white(board.P, board.T) == _pst_plus_terms(EVAL_FENS[4])
+    assert ev.reference_eval_white(board.P, board.T) != ev.material_pst_white(board.P)
     phases = set()
     for fen in EVAL_FENS + sorted({case.fen for case in load_perft_suites()}):
         board = Board(fen)
         phases.add(min(reference_pesto(chess.Board(fen))[2], 24))
-        assert ev.evaluate_full_white(board.P, board.T) == _pst_plus_terms(fen), fen
+        assert ev.reference_eval_white(board.P, board.T) == _pst_plus_terms(fen), fen
     assert {0, 24} <= phases and len(phases) > 10
 
 

@@ -4,7 +4,7 @@ import chess
 import numpy as np
 
 from engine.board import Board
-from engine.nnue import nn_evaluate_fresh
+from engine.nnue import network_eval_fresh
 from engine.codec import move_from, move_to
 from engine.movepick import HISTORY_LIMIT
 from engine.search import (
@@ -43,7 +43,7 @@ def window_below_static():
     too low for reverse futility or futility to cut, high enough that losing the rook
     fails low."""
     board = Board(HANGING_ROOK)
-    alpha = int(nn_evaluate_fresh(board.P, board.T)) - 50
+    alpha = int(network_eval_fresh(board.P, board.T)) - 50
     return alpha, alpha + 1
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import random_game
 from engine.board import Board
-from engine.nnue import NN_CP, NN_QA, new_accumulators, nn_evaluate
+from engine.nnue import NN_CP, NN_QA, new_accumulators, network_eval
 from engine.position import make_null, unmake_null
 from engine.types import KING, MAX_PLY, STACK_LEN
 from lab import nnue as lab_nnue
@@ -23,7 +23,7 @@ NET = Path(__file__).resolve().parent.parent / "engine" / "nnue_net.npz"
 
 def _fresh(board, ply):
     """The evaluation summed from scratch: new accumulators, nothing to replay."""
-    return nn_evaluate(board.P, board.T, new_accumulators(MAX_PLY + 2),
+    return network_eval(board.P, board.T, new_accumulators(MAX_PLY + 2),
                        np.zeros((MAX_PLY + 2, STACK_LEN), dtype=np.int64), ply)
 
 
@@ -78,7 +78,7 @@ def test_replayed_accumulators_equal_a_sum_from_scratch(seed):
                 board.push_uci(move.uci())
             if rng.random() < 0.5:
                 continue
-            kept = nn_evaluate(board.P, board.T, accs, stack, ply)
+            kept = network_eval(board.P, board.T, accs, stack, ply)
             assert kept == _fresh(board, ply), mirror.fen()
             checked += 1
     assert checked > 500 and replayed_flags >= 6

@@ -7,6 +7,9 @@ import numpy as np
 import pytest
 
 from engine import tt as T
+from engine import tt_layout as L
+from engine import tt_research as R
+from engine.tt_registry import scheme_index
 from engine.board import Board, move_to_uci
 from engine.driver import Limits
 from engine.session import Session
@@ -28,14 +31,14 @@ def paper(fen, depth, positions=64 * 1024, **table):
 # -- the table -----------------------------------------------------------------------------
 def test_line_word_round_trips_and_cuts():
     moves = (0xFFFF, 1, 0x8000, 4095)
-    assert T.unpack_line(T.pack_line(*moves)) == moves
-    line = T.pack_line(11, 22, 33, 0)
-    assert T.line_first(line) == 11
-    assert T.unpack_line(T.line_rest(line)) == (22, 33, 0, 0)
-    assert T.unpack_line(T.line_prepend(7, line, 4)) == (7, 11, 22, 33)
-    assert T.unpack_line(T.line_prepend(7, line, 2)) == (7, 11, 0, 0)
-    assert T.line_prepend(0, line, 4) == U0                       # no best move: empty
-    assert T.unpack_line(T.line_cut(T.pack_line(1, 2, 3, 4), 3)) == (1, 2, 3, 0)
+    assert R.unpack_line(R.pack_line(*moves)) == moves
+    line = R.pack_line(11, 22, 33, 0)
+    assert R.line_first(line) == 11
+    assert R.unpack_line(R.line_rest(line)) == (22, 33, 0, 0)
+    assert R.unpack_line(R.line_prepend(7, line, 4)) == (7, 11, 22, 33)
+    assert R.unpack_line(R.line_prepend(7, line, 2)) == (7, 11, 0, 0)
+    assert R.line_prepend(0, line, 4) == U0                       # no best move: empty
+    assert R.unpack_line(R.line_cut(R.pack_line(1, 2, 3, 4), 3)) == (1, 2, 3, 0)
 
 
 def test_lines_are_allocated_only_for_more_than_one_ply():
@@ -51,29 +54,29 @@ def test_lines_are_allocated_only_for_more_than_one_ply():
 
 def _store(tt, key, move, size, line=(0, 0, 0, 0)):
     T.tt_store_line(tt, np.uint64(key), np.int64(0), np.int64(move), np.int64(0), np.int64(3),
-                    np.int64(T.BOUND_EXACT), np.int64(size), T.pack_line(*line))
+                    np.int64(T.BOUND_EXACT), np.int64(size), R.pack_line(*line))
 
 
 def _line_of(tt, key):
-    keys, lines = T.stored_keys(tt), T.stored_lines(tt)
+    keys, lines = R.stored_keys(tt), R.stored_lines(tt)
     found = [tuple(int(m) for m in lines[i]) for i in np.flatnonzero(keys == np.uint64(key))]
     assert len(found) == 1
     return found[0]
 
 
 def test_lines_move_with_their_slots_and_are_cut_to_n():
-    tt = T.new_table(positions=8, scheme=T.TWOBIG1, pv_plies=3)     # 4 buckets of 2
+    tt = T.new_table(positions=8, scheme=scheme_index("TwoBig1"), pv_plies=3)     # 4 buckets of 2
     a, b, c = 4 * 1 + 1, 4 * 2 + 1, 4 * 3 + 1                        # one bucket
     _store(tt, a, 101, 10, (102, 103, 104, 0))
     assert _line_of(tt, a) == (101, 102, 103)                        # cut to 3 plies
     _store(tt, b, 201, 20, (202, 0, 0, 0))                           # bigger: a to level 2
-    assert T.stored_keys(tt)[2:4].tolist() == [b, a]                 # bucket 1: b, a
+    assert R.stored_keys(tt)[2:4].tolist() == [b, a]                 # bucket 1: b, a
     assert _line_of(tt, a) == (101, 102, 103) and _line_of(tt, b) == (201, 202, 0)
     _store(tt, a, 0, 30)                                             # no move: line kept, a up
-    assert T.stored_keys(tt)[2:4].tolist() == [a, b]
+    assert R.stored_keys(tt)[2:4].tolist() == [a, b]
     assert _line_of(tt, a) == (101, 102, 103) and _line_of(tt, b) == (201, 202, 0)
     _store(tt, c, 301, 25, (302, 303, 0, 0))                         # b evicted, c level 2
-    assert T.stored_keys(tt)[2:4].tolist() == [a, c]
+    assert R.stored_keys(tt)[2:4].tolist() == [a, c]
     assert _line_of(tt, c) == (301, 302, 303) and _line_of(tt, a) == (101, 102, 103)
     _store(tt, a, 111, 40)                                           # a new move: a new line
     assert _line_of(tt, a) == (111, 0, 0)
@@ -85,8 +88,8 @@ def test_one_ply_changes_nothing(fen, depth):
     default, _, a = paper(fen, depth, positions=4096)
     explicit, _, b = paper(fen, depth, positions=4096, pv_plies=1)
     assert (a.nodes, a.score, a.best_move) == (b.nodes, b.score, b.best_move)
-    assert T.stats_dict(default.table) == T.stats_dict(explicit.table)
-    assert T.stats_dict(explicit.table)["line_moves"] == 0
+    assert R.stats_dict(default.table) == R.stats_dict(explicit.table)
+    assert R.stats_dict(explicit.table)["line_moves"] == 0
 
 
 def _check_line(board, line):
@@ -105,7 +108,7 @@ def _check_line(board, line):
 
 
 def _slots_by_key(table):
-    keys, lines = T.stored_keys(table), T.stored_lines(table)
+    keys, lines = R.stored_keys(table), R.stored_lines(table)
     filled = lines[:, 0] != 0
     return {int(k): lines[i] for i, k in enumerate(keys) if filled[i]}
 
@@ -160,8 +163,8 @@ def test_lines_along_the_root_pv_are_legal_and_follow_it(fen):
 def test_ancestor_moves_are_used_and_counted_with_a_tiny_table():
     one, _, _ = paper(MIDDLE, 6, positions=1024, pv_plies=1)
     five, _, _ = paper(MIDDLE, 6, positions=1024, pv_plies=5)
-    assert T.stats_dict(one.table)["line_moves"] == 0
-    assert T.stats_dict(five.table)["line_moves"] > 0
+    assert R.stats_dict(one.table)["line_moves"] == 0
+    assert R.stats_dict(five.table)["line_moves"] > 0
 
 
 @pytest.mark.parametrize("fen", [MIDDLE, KIWIPETE, ENDGAME])
@@ -170,7 +173,7 @@ def test_longer_lines_keep_a_legal_move_and_the_score(fen):
     deeper-result effects, thesis footnote 7) the score is the 1-ply one exactly."""
     def search(plies, same_depth):
         session = Session(profile="paper", positions=2048, pv_plies=plies)
-        session.table.conf[T.C_SAME_DEPTH] = same_depth
+        session.table.conf[L.C_SAME_DEPTH] = same_depth
         board = Board(fen)
         result = session.search(board, Limits(depth=5))
         assert result.best_move in board.legal_moves()
@@ -200,11 +203,11 @@ def test_an_inherited_line_guides_only_the_child_its_move_leads_to():
     table = T.new_table(positions=4096, pv_plies=3)
     S = new_search_state()
     S.ctrl[K_PROFILE] = PROFILE_PAPER
-    S.lines[LINE_INHERITED, 1] = T.pack_line(first, second, 0, 0)
+    S.lines[LINE_INHERITED, 1] = R.pack_line(first, second, 0, 0)
     search(board.P, board.T, table, S, np.int64(2), np.int64(-INFINITE), np.int64(INFINITE),
            np.int64(1), np.int64(0), np.int64(1), np.int64(0))
-    assert T.stats_dict(table)["line_moves"] == 2
-    best, reply, rest, _ = T.unpack_line(S.lines[LINE_RETURNED, 1])
+    assert R.stats_dict(table)["line_moves"] == 2
+    best, reply, rest, _ = R.unpack_line(S.lines[LINE_RETURNED, 1])
     assert best != 0 and reply != 0 and rest == 0        # cut to pv_plies - 1 = 2 moves
     stored = _line_of(table, chess.polyglot.zobrist_hash(chess.Board(MIDDLE)))
     assert stored == (best, reply, 0)

@@ -13,7 +13,9 @@ from engine.bench import BENCH_FENS, run_bench
 from engine.board import Board, move_to_uci
 from engine.driver import Limits, Searcher
 from engine.search import PROFILE_PAPER, PROFILE_PLAY, new_search_state, search
-from engine.tt import C_ENABLED, C_SAME_DEPTH, new_table, stats_dict
+from engine.tt import new_table
+from engine.tt_layout import C_ENABLED, C_SAME_DEPTH
+from engine.tt_research import stats_dict
 from engine.types import INFINITE, MATE
 
 

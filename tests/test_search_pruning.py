@@ -8,8 +8,8 @@ import pytest
 
 from engine.bench import BENCH_FENS
 from engine.board import Board
-from engine.eval import evaluate
-from engine.nnue import nn_evaluate_fresh
+from engine.eval import material_pst_eval
+from engine.nnue import network_eval_fresh
 from engine.search import (
     BOUND_LOWER, BOUND_UPPER, FUTILITY_MAX_DEPTH, K_NODES, K_PROFILE, LAZY_MARGIN, LMR_BASE,
     LMR_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES, NO_EVAL, PROFILE_PAPER, PROFILE_PLAY, RFP_MARGIN,
@@ -39,7 +39,7 @@ def test_a_worsening_position_is_pruned_at_least_as_hard(fen):
     board = Board(fen)
     if board.in_check():
         pytest.skip("no static evaluation in check")
-    static = int(nn_evaluate_fresh(board.P, board.T))
+    static = int(network_eval_fresh(board.P, board.T))
     depth, alpha = 5, static + 60    # a fail-low zone where futility and late-move pruning act
     improving = nodes_at_ply_two(fen, depth, alpha, np.int64(static - 500))
     worsening = nodes_at_ply_two(fen, depth, alpha, np.int64(static + 500))
@@ -55,7 +55,7 @@ def test_the_worsening_flag_prunes_somewhere():
         board = Board(fen)
         if board.in_check():
             continue
-        static = int(nn_evaluate_fresh(board.P, board.T))
+        static = int(network_eval_fresh(board.P, board.T))
         saved += (nodes_at_ply_two(fen, 5, static + 60, np.int64(static - 500))
                   - nodes_at_ply_two(fen, 5, static + 60, np.int64(static + 500)))
     assert saved > 0
@@ -75,8 +75,8 @@ QUEEN_UP = "4k3/8/8/8/8/8/3QPPPP/4K3 w - - 0 1"
 
 def test_lazy_stand_pat_returns_the_material_score_far_above_the_window():
     board = Board(QUEEN_UP)
-    quick = int(evaluate(board.P))
-    full = int(nn_evaluate_fresh(board.P, board.T))
+    quick = int(material_pst_eval(board.P))
+    full = int(network_eval_fresh(board.P, board.T))
     assert quick != full   # the network differs from material + PST here: the test can tell
     assert stand_pat(QUEEN_UP, -20, -10, PROFILE_PLAY) == quick
     assert quick - LAZY_MARGIN >= -10
@@ -84,10 +84,10 @@ def test_lazy_stand_pat_returns_the_material_score_far_above_the_window():
 
 def test_stand_pat_inside_the_margin_uses_the_network():
     board = Board(QUEEN_UP)
-    full = int(nn_evaluate_fresh(board.P, board.T))
+    full = int(network_eval_fresh(board.P, board.T))
     # A window around the full value: the stand-pat is exact (no capture here improves it).
     assert stand_pat(QUEEN_UP, full - 1, full + 1, PROFILE_PLAY) == full
-    assert stand_pat(QUEEN_UP, -20, -10, PROFILE_PAPER) == int(evaluate(board.P))
+    assert stand_pat(QUEEN_UP, -20, -10, PROFILE_PAPER) == int(material_pst_eval(board.P))
 
 
 def search_over_stored_bound(board, depth, beta, bound, stored):
@@ -110,7 +110,7 @@ def test_a_stored_lower_bound_above_the_evaluation_replaces_it_for_pruning():
     evaluation, lets reverse futility prune at once and return halfway from it to beta;
     "improving" still compares the evaluation itself."""
     board = Board(BENCH_FENS[1])
-    static = int(nn_evaluate_fresh(board.P, board.T))
+    static = int(network_eval_fresh(board.P, board.T))
     depth, beta = 3, static + 2 * RFP_MARGIN * 3
 
     def searched(bound, stored):
@@ -129,7 +129,7 @@ def test_reverse_futility_prunes_to_its_depth_limit_and_no_further():
     internal iterative reduction off), reverse futility returns at once at every depth up to
     RFP_MAX_DEPTH; one ply deeper the node searches on (null move and moves)."""
     board = Board(BENCH_FENS[1])
-    beta = int(nn_evaluate_fresh(board.P, board.T))
+    beta = int(network_eval_fresh(board.P, board.T))
     high = beta + 2 * RFP_MARGIN * (RFP_MAX_DEPTH + 1)   # above the margin at every depth tried
 
     def nodes(depth):

@@ -10,7 +10,7 @@ from engine.bench import BENCH_FENS
 from engine.board import Board, move_to_uci
 from engine.driver import Limits, Searcher
 from engine.search import K_PROFILE, PROFILE_PLAY, new_search_state, search
-from engine.nnue import nn_evaluate_fresh
+from engine.nnue import network_eval_fresh
 from engine.search import FUTILITY_MARGIN
 from engine.tt import BOUND_LOWER, new_table, set_store_rules, tt_store
 from engine.types import MATE, MATE_BOUND
@@ -46,7 +46,7 @@ LOSING_CAPTURE = "6k1/5ppp/8/1b6/2P5/8/4Q3/6K1 b - - 0 1"
 
 def static_of(fen):
     board = Board(fen)
-    return int(nn_evaluate_fresh(board.P, board.T))
+    return int(network_eval_fresh(board.P, board.T))
 
 
 def test_pruning_never_turns_a_defended_position_into_a_mate():

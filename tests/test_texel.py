@@ -71,7 +71,7 @@ def test_features_rebuild_the_engines_evaluation(tmp_path):
     board = Board()
     for (_, chess_board, _), value in zip(samples, model):
         board.load_chess_board(chess_board)
-        assert abs(value - int(ev.evaluate_full_white(board.P, board.T))) < 1.0
+        assert abs(value - int(ev.reference_eval_white(board.P, board.T))) < 1.0
     assert np.any(features.dmg != 0)
 
 

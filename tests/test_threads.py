@@ -9,9 +9,13 @@ import numpy as np
 import pytest
 
 from engine import tt as T
+from engine import tt_layout as L
+from engine import tt_research as R
+from engine.tt_registry import scheme_index
 from engine._jit import jit
 from engine.board import Board, move_to_uci
 from engine.driver import Limits
+from engine.search import K_NODES
 from engine.session import Session
 from engine.types import MATE, MATE_BOUND
 from test_mates import MATE_IDS, MATES, PLAY_EXTRA_PLIES
@@ -53,7 +57,7 @@ def _hammer(tt, keys, seed, rounds):
     return wrong, hits
 
 
-@pytest.mark.parametrize("scheme", [T.TWOBIG1, T.TWODEEP, T.DEEP, T.AGE])
+@pytest.mark.parametrize("scheme", [scheme_index(name) for name in ("TwoBig1", "TwoDEEP", "DEEP", "Age")])
 def test_concurrent_stores_and_probes_never_return_another_positions_entry(scheme):
     rng = np.random.default_rng(7)
     keys = rng.integers(1, 2 ** 63, size=KEY_COUNT, dtype=np.int64).astype(np.uint64)
@@ -74,20 +78,20 @@ def test_concurrent_stores_and_probes_never_return_another_positions_entry(schem
     assert sum(r[0] for r in results) == 0
     # Every bucket the stores left is sound: no position twice, the right data, and for
     # the two-level schemes level 1 filled whenever level 2 is, and at least as important.
-    ways = int(tt.conf[T.C_WAYS])
-    stored = T.stored_keys(tt).reshape(-1, ways)
-    words = tt.slots.reshape(-1, ways, T.WORDS)
+    ways = int(tt.conf[L.C_WAYS])
+    stored = R.stored_keys(tt).reshape(-1, ways)
+    words = tt.slots.reshape(-1, ways, L.WORDS)
     for bucket in range(stored.shape[0]):
         present = [int(k) for w, k in enumerate(stored[bucket])
-                   if T.unpack_data(words[bucket, w, 1])[3] != T.BOUND_NONE]
+                   if L.unpack_data(words[bucket, w, 1])[3] != T.BOUND_NONE]
         assert len(present) == len(set(present))
         assert set(present) <= set(int(k) for k in keys)
-        if scheme in (T.TWOBIG1, T.TWODEEP) and len(present) == 2:
+        if scheme in (scheme_index("TwoBig1"), scheme_index("TwoDEEP")) and len(present) == 2:
             a, b = (_entry_of(np.uint64(k)) for k in present)
-            index = 3 if scheme == T.TWOBIG1 else 2
+            index = 3 if scheme == scheme_index("TwoBig1") else 2
             assert int(stored[bucket, 0]) == present[0] and a[index] >= b[index]
-        if scheme in (T.TWOBIG1, T.TWODEEP) and present:
-            assert T.unpack_data(words[bucket, 0, 1])[3] != T.BOUND_NONE
+        if scheme in (scheme_index("TwoBig1"), scheme_index("TwoDEEP")) and present:
+            assert L.unpack_data(words[bucket, 0, 1])[3] != T.BOUND_NONE
 
 
 @pytest.mark.parametrize("threads", [2, 4])
@@ -177,3 +181,15 @@ def test_uci_loop_with_threads_survives_stop_newgame_hash_and_quit():
     move = bestmoves[-1].split()[1]
     assert chess.Move.from_uci(move) in board.legal_moves
     uci.handle("quit")
+
+
+def test_each_thread_counts_into_its_own_counters():
+    """With two threads the table's counters are the main thread's alone: a node probes the
+    table at most once, so its probes cannot exceed its own nodes, while the helper searched
+    (and probed) as well."""
+    session = Session(hash_mb=8)
+    session.set_threads(2)
+    result = session.search(Board(), Limits(depth=9))
+    main_nodes = int(session.searcher.S.ctrl[K_NODES])
+    probes = R.stats_dict(session.table)["probes"]
+    assert 0 < probes <= main_nodes < result.nodes

@@ -9,10 +9,13 @@ import numpy as np
 import pytest
 
 from engine import tt as T
+from engine import tt_layout as L
+from engine import tt_research as R
+from engine.tt_registry import SCHEME_NAMES, scheme_index
 from engine.board import Board, move_to_uci
 from engine.driver import Limits
 from engine.facade import Engine
-from engine.search import K_NODES, K_WEIGHTED
+from engine.search import K_HORIZON, K_NODES, K_QNODES, K_WEIGHTED
 from engine.session import Session
 
 E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
@@ -25,16 +28,16 @@ def _store(tt, key, move, score, depth, bound, size):
 
 
 # -- BIGALL: a retrieved position counts as the nodes its result cost ------------------------
-@pytest.mark.parametrize("scheme", range(len(T.SCHEMES)))
+@pytest.mark.parametrize("scheme", range(len(SCHEME_NAMES)))
 def test_hit_weight_is_the_stored_size_beyond_one_node_for_bigall_only(scheme):
     tt = T.new_table(positions=16, scheme=scheme)
-    bigall = T.SCHEMES[scheme] == "BIGALL"
+    bigall = SCHEME_NAMES[scheme] == "BIGALL"
     assert T.tt_hit_weight(tt, np.int64(500)) == (499 if bigall else 0)
     assert T.tt_hit_weight(tt, np.int64(1)) == 0
     assert T.tt_hit_weight(tt, np.int64(0)) == 0
 
 
-@pytest.mark.parametrize("scheme,extra", [(T.BIGALL, 999), (T.BIG1, 0)])
+@pytest.mark.parametrize("scheme,extra", [(scheme_index("BIGALL"), 999), (scheme_index("BIG1"), 0)])
 def test_a_cut_by_a_planted_entry_adds_its_cost_under_bigall(scheme, extra):
     """1. e4 only, depth 2 (paper profile): the reply node, searched to depth 1, finds a
     planted exact entry of depth 30 that cost 1,000 nodes, and returns its score (+12 for
@@ -52,12 +55,12 @@ def test_a_cut_by_a_planted_entry_adds_its_cost_under_bigall(scheme, extra):
 
 def test_bigall_counts_more_than_it_searches_in_a_real_search():
     sizes = {}
-    for scheme in (T.BIG1, T.BIGALL):
+    for scheme in (scheme_index("BIG1"), scheme_index("BIGALL")):
         session = Session(profile="paper", positions=1 << 14, scheme=scheme)
         session.search(Board(MIDDLE), Limits(depth=5))
         ctrl = session.searcher.S.ctrl
         sizes[scheme] = int(ctrl[K_WEIGHTED]) - int(ctrl[K_NODES])
-    assert sizes[T.BIG1] == 0 and sizes[T.BIGALL] > 0
+    assert sizes[scheme_index("BIG1")] == 0 and sizes[scheme_index("BIGALL")] > 0
 
 
 # -- the use modes of thesis 2.7.2 -------------------------------------------------------------
@@ -66,14 +69,50 @@ ALPHA, BETA = -100, 100
 
 
 def _lookup(use, bound, score):
-    tt = T.new_table(positions=16, scheme=T.TWOBIG1)
+    tt = T.new_table(positions=16, scheme=scheme_index("TwoBig1"))
     T.tt_new_search(tt)
-    T.set_table_use(tt, use)
-    _store(tt, 77, MOVE, score, 6, bound, 10)
+    _store(tt, 77, MOVE, score, 6, bound, 10)   # stored with every use on, then read under `use`
+    R.set_table_use(tt, use)
     found, move, cut, got, alpha, beta = T.tt_lookup(
         tt, np.uint64(77), np.int64(0), np.int64(4), np.int64(ALPHA), np.int64(BETA), True)[:6]
     assert found
     return move, bool(cut), got, alpha, beta
+
+
+@pytest.mark.parametrize("use,stored", [
+    ("full", {T.BOUND_EXACT, T.BOUND_LOWER, T.BOUND_UPPER}),
+    ("move", {T.BOUND_EXACT, T.BOUND_LOWER, T.BOUND_UPPER}),
+    ("score", {T.BOUND_EXACT, T.BOUND_LOWER, T.BOUND_UPPER}),
+    ("exact", {T.BOUND_EXACT}),
+    ("bounds", {T.BOUND_LOWER, T.BOUND_UPPER}),
+])
+def test_each_use_mode_stores_only_what_it_uses(use, stored):
+    """Thesis 2.7.2: the exact-only and bounds-only tables store only the kind of score they
+    use; the move-only table stores every result for its move. A store of another kind is
+    counted (unused_kind) and leaves the table as it was."""
+    for bound in (T.BOUND_EXACT, T.BOUND_LOWER, T.BOUND_UPPER):
+        tt = T.new_table(positions=16, scheme=scheme_index("TwoBig1"))
+        T.tt_new_search(tt)
+        R.set_table_use(tt, use)
+        _store(tt, 77, MOVE, 10, 6, bound, 10)
+        found = T.tt_probe(tt, np.uint64(77), np.int64(0))[0]
+        assert found == (bound in stored), (use, bound)
+        assert R.stats_dict(tt)["unused_kind"] == (0 if bound in stored else 1)
+
+
+@pytest.mark.parametrize("use,allowed", [("exact", {T.BOUND_EXACT}),
+                                         ("bounds", {T.BOUND_LOWER, T.BOUND_UPPER})])
+def test_a_real_search_fills_the_table_with_only_the_kind_it_uses(use, allowed):
+    """A depth-5 paper search of a middle-game position under the exact-only or bounds-only
+    mode: every entry left in the table is of the kind the mode uses, some stores of the
+    other kind were skipped, and the table is not empty."""
+    session = Session(profile="paper", positions=1 << 14, use=use)
+    session.search(Board(MIDDLE), Limits(depth=5))
+    table = session.table
+    bounds = {int(L.unpack_data(table.slots[at + 1])[3])
+              for at in range(0, table.slots.shape[0], L.WORDS)} - {T.BOUND_NONE}
+    assert bounds and bounds <= allowed
+    assert R.stats_dict(table)["unused_kind"] > 0
 
 
 # (use, bound, score) -> (move given, cut, alpha, beta); an entry of depth 6 read at
@@ -107,9 +146,9 @@ def test_each_use_mode_takes_only_its_part_of_an_entry(use, bound, score, expect
 
 
 def test_the_use_modes_switch_the_table_on_and_off():
-    tt = T.new_table(positions=16, scheme=T.TWOBIG1)
-    for use in T.TABLE_USES:
-        T.set_table_use(tt, use)
+    tt = T.new_table(positions=16, scheme=scheme_index("TwoBig1"))
+    for use in R.TABLE_USES:
+        R.set_table_use(tt, use)
         assert bool(T.tt_enabled(tt)) == (use != "none")
 
 
@@ -119,7 +158,7 @@ def test_a_search_under_each_use_mode_cuts_only_as_its_mode_allows(use):
     the entries were used (move only: hits but no cut-off; exact: no bound cut-offs...)."""
     session = Session(profile="paper", positions=1 << 14, use=use)
     result = session.search(Board(MIDDLE), Limits(depth=5))
-    stats = T.stats_dict(session.table)
+    stats = R.stats_dict(session.table)
     assert chess.Move.from_uci(move_to_uci(result.best_move)) in chess.Board(MIDDLE).legal_moves
     assert stats["hits"] > 0
     bound_cuts = stats["cut_lower"] + stats["cut_upper"] + stats["window"]
@@ -159,7 +198,7 @@ def test_a_planted_illegal_move_is_refused():
     known = T.tt_probe(session.table, np.uint64(board.key), np.int64(0))
     assert known[0] and known[1] == illegal
     result = session.search(Board(), Limits(depth=3), new_generation=False)
-    assert T.stats_dict(session.table)["type1_caught"] >= 1
+    assert R.stats_dict(session.table)["type1_caught"] >= 1
     for it in result.iterations:
         line = chess.Board()
         for move in it.pv:
@@ -175,7 +214,7 @@ def test_short_keys_cause_type1_errors_that_the_search_survives():
     session = Session(profile="paper", positions=1 << 8, key_bits=8)
     board = Board(MIDDLE)
     result = session.search(board, Limits(depth=5))
-    stats = T.stats_dict(session.table)
+    stats = R.stats_dict(session.table)
     assert stats["type1"] > 0 and stats["type1_caught"] > 0
     assert board.fen() == MIDDLE
     for it in result.iterations:
@@ -189,15 +228,15 @@ def test_short_keys_cause_type1_errors_that_the_search_survives():
 # -- the options that shape the table -------------------------------------------------------------
 def _shape(engine):
     conf = engine.session.table.conf
-    return (int(conf[T.C_BUCKETS]), int(conf[T.C_WAYS]), T.SCHEMES[int(conf[T.C_SCHEME])],
-            int(conf[T.C_AGING]))
+    return (int(conf[L.C_BUCKETS]), int(conf[L.C_WAYS]), SCHEME_NAMES[int(conf[L.C_SCHEME])],
+            int(conf[L.C_AGING]))
 
 
 def test_hash_scheme_and_aging_options_reach_the_table():
     engine = Engine()
-    assert _shape(engine) == (64 * 1024 * 1024 // 24 // 2, 2, "TWOBIG1", 1)
+    assert _shape(engine) == (64 * 1024 * 1024 // 24 // 2, 2, "TwoBig1", 1)
     engine.set_option("Hash", 1)                    # 43,690 slots of 24 bytes, 2 a bucket
-    assert _shape(engine) == (21_845, 2, "TWOBIG1", 1)
+    assert _shape(engine) == (21_845, 2, "TwoBig1", 1)
     engine.set_option("TT Scheme", "DEEP")          # one level: one slot a bucket
     assert _shape(engine) == (43_690, 1, "DEEP", 1)
     engine.set_option("TT Aging", False)
@@ -220,7 +259,7 @@ def test_aging_off_keeps_an_earlier_searchs_entries():
         engine.set_option("TT Aging", aging)
         tt = engine.session.table
         T.tt_new_search(tt)
-        buckets = int(tt.conf[T.C_BUCKETS])
+        buckets = int(tt.conf[L.C_BUCKETS])
         _store(tt, 5, 0, 0, 20, T.BOUND_EXACT, 1)
         T.tt_new_search(tt)
         _store(tt, 5 + buckets, 0, 0, 1, T.BOUND_EXACT, 1)      # same bucket
@@ -232,10 +271,10 @@ def test_clear_hash_empties_the_table_and_keeps_its_shape():
     engine.set_option("Hash", 1)
     engine.go(Limits(depth=4))
     engine.finish()
-    assert T.tt_count_filled(engine.session.table) > 0
+    assert R.tt_count_filled(engine.session.table) > 0
     shape = _shape(engine)
     engine.set_option("Clear Hash", True)
-    assert T.tt_count_filled(engine.session.table) == 0 and _shape(engine) == shape
+    assert R.tt_count_filled(engine.session.table) == 0 and _shape(engine) == shape
 
 
 def test_table_options_through_the_protocol_loop():
@@ -247,4 +286,46 @@ def test_table_options_through_the_protocol_loop():
     for line in ("setoption name Hash value 1", "setoption name TT Scheme value twodeep",
                  "setoption name TT Aging value false"):
         loop.handle(line)
-    assert _shape(loop.engine) == (21_845, 2, "TWODEEP", 0)
+    assert _shape(loop.engine) == (21_845, 2, "TwoDEEP", 0)
+
+
+@pytest.mark.parametrize("size_qnodes", [True, False])
+def test_subtree_sizes_count_quiescence_nodes_or_the_thesis_count(size_qnodes):
+    """With BIG1 (no hit weighting) the subtree size of the root is every node searched, or,
+    with size_qnodes off, the thesis' count: interior nodes and horizon leaves."""
+    session = Session(profile="paper", positions=1 << 14, scheme=scheme_index("BIG1"),
+                      choices=dict(size_qnodes=size_qnodes))
+    session.search(Board(MIDDLE), Limits(depth=4))
+    ctrl = session.searcher.S.ctrl
+    nodes, qnodes, horizon = int(ctrl[K_NODES]), int(ctrl[K_QNODES]), int(ctrl[K_HORIZON])
+    assert qnodes > horizon > 0
+    expected = nodes if size_qnodes else nodes - qnodes + horizon
+    assert int(ctrl[K_WEIGHTED]) == expected
+
+
+# (bound, stored score) -> (stand-pat without the leaf cut-off, cut with it); stand-pat 0 in
+# the window (-100, 100)
+LEAF_CASES = [
+    (T.BOUND_EXACT, 40, 40, True),
+    (T.BOUND_LOWER, 150, 150, True),
+    (T.BOUND_LOWER, 50, 50, False),
+    (T.BOUND_UPPER, -150, -150, True),
+    (T.BOUND_UPPER, -30, -30, False),
+    (T.BOUND_UPPER, 30, 0, False),
+]
+
+
+@pytest.mark.parametrize("bound,score,bounded,cuts", LEAF_CASES)
+@pytest.mark.parametrize("leaf_cut", [False, True])
+def test_a_stored_score_at_a_quiescence_node_bounds_or_returns(bound, score, bounded, cuts,
+                                                               leaf_cut):
+    """Without the leaf cut-off a stored score only replaces (exact) or bounds the stand-pat;
+    with it, a score that would end the node in Figure 2.7 returns."""
+    tt = T.new_table(positions=16, scheme=scheme_index("TwoBig1"))
+    R.set_open_choices(tt, leaf_cut=leaf_cut)
+    T.tt_new_search(tt)
+    _store(tt, 77, MOVE, score, 0, bound, 1)
+    move, value, cut = T.tt_bound_eval(tt, np.uint64(77), np.int64(0), np.int64(0),
+                                       np.int64(ALPHA), np.int64(BETA))
+    assert move == MOVE
+    assert (bool(cut), int(value)) == ((True, score) if leaf_cut and cuts else (False, bounded))
