@@ -32,7 +32,7 @@ import click
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from lab.suites import DATA_DIR  # noqa: E402  (data/, or $TWOBIG_DATA)
+from lab.thesis.suites import DATA_DIR  # noqa: E402  (data/, or $TWOBIG_DATA)
 from engine.uci import freeze_heap  # noqa: E402
 
 BOOKS = DATA_DIR / "books"

@@ -14,7 +14,7 @@ import click
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.board import Board  # noqa: E402
-from lab.suites import PERFT_FILES, DATA_DIR, load_perft_file  # noqa: E402
+from lab.thesis.suites import PERFT_FILES, DATA_DIR, load_perft_file  # noqa: E402
 
 
 @click.command()

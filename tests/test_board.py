@@ -9,7 +9,7 @@ import pytest
 
 from engine import movegen, position
 from engine.board import Board, FenError, move_to_uci
-from lab.suites import load_perft_suites
+from lab.thesis.suites import load_perft_suites
 from engine.types import WHITE
 
 CASES = load_perft_suites()

@@ -8,7 +8,7 @@ import pytest
 
 from engine import eval as ev
 from engine.board import Board
-from lab.suites import load_perft_suites
+from lab.thesis.suites import load_perft_suites
 
 
 def _pawn_attacked(board: chess.Board, by: chess.Color) -> chess.SquareSet:
