@@ -65,10 +65,10 @@ experiments-deps: install
 	$(BIN)/python -m pip install --quiet -e '.[test,experiments]'
 
 experiments-quick: experiments-deps
-	$(BIN)/python scripts/tt_experiments.py --quick $(EXPERIMENT_ARGS)
+	$(BIN)/python -m lab.thesis.tt_experiments --quick $(EXPERIMENT_ARGS)
 
 experiments: experiments-deps
-	$(BIN)/python scripts/tt_experiments.py $(EXPERIMENT_ARGS)
+	$(BIN)/python -m lab.thesis.tt_experiments $(EXPERIMENT_ARGS)
 
 # Match opponents (Debian engines and Sunfish); see scripts/match.py.
 opponents:

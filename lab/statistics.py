@@ -1,5 +1,5 @@
-"""What the thesis' report (lab/experiments_report.py) and its claims table
-(lab/reproduction.py) share: the scheme lists, a row's per-position counts, and the
+"""What the thesis' report (lab/thesis/experiments_report.py) and its claims table
+(lab/thesis/reproduction.py) share: the scheme lists, a row's per-position counts, and the
 paired bootstrap over test positions.
 
 Scheme differences come with a paired bootstrap over the test positions

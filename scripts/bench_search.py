@@ -5,15 +5,11 @@ process. `make bench` runs this after the perft benchmark.
 
     python scripts/bench_search.py [--depth 9] [--paper-depth 6] [--python-seconds 20]
 """
-import sys
 import time
-from pathlib import Path
 
 import click
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.bench import BENCH_DEPTH, BENCH_FENS, run_bench  # noqa: E402
+from engine.bench import BENCH_DEPTH, BENCH_FENS, run_bench
 
 
 class PurePython:

@@ -7,15 +7,11 @@ Reported per thread count: total nodes, seconds, nodes/s and the ratios to one t
 
     python scripts/bench_threads.py [--threads 1,2] [--depth 12] [--positions 8] [--rounds 2]
 """
-import sys
 import time
-from pathlib import Path
 
 import click
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.bench import BENCH_FENS  # noqa: E402
+from engine.bench import BENCH_FENS
 
 # Middle-game bench positions (the start position and endgames left out).
 MIDDLE_GAME = [BENCH_FENS[i] for i in (1, 5, 6, 7, 8, 11, 13, 14, 15, 17, 19, 25)]

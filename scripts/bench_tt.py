@@ -5,17 +5,13 @@ positions.
 
     python scripts/bench_tt.py [--sizes 1,64,1024] [--ops 2000000] [--depth 7]
 """
-import sys
 import time
-from pathlib import Path
 
 import click
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine._jit import jit  # noqa: E402
-from engine import tt as T  # noqa: E402
+from engine._jit import jit
+from engine import tt as T
 
 
 @jit

@@ -19,9 +19,9 @@ ratio when --sprt is given.
 """
 import logging
 import math
+import os
 import random
 import shlex
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -30,12 +30,11 @@ from pathlib import Path
 
 import click
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from lab.suites import DATA_DIR  # noqa: E402  (data/, or $TWOBIG_DATA)
-from engine.uci import freeze_heap  # noqa: E402
+from engine.uci import freeze_heap
 
-BOOKS = DATA_DIR / "books"
+ROOT = Path(__file__).resolve().parent.parent
+# The opening books: data/books, or the books of the data folder TWOBIG_DATA names.
+BOOKS = Path(os.environ.get("TWOBIG_DATA") or ROOT / "data") / "books"
 
 
 @dataclass

@@ -17,7 +17,8 @@ settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHES
 
 
 def load_script(name):
-    """scripts/<name>.py as a module (the scripts are not a package)."""
+    """scripts/<name>.py as a module, loaded from its file (the scripts are files a user runs,
+    with no __init__.py)."""
     spec = importlib.util.spec_from_file_location(f"{name}_script", ROOT / "scripts" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     # Registered before it runs: numba links a cached recursive kernel (bench_node_costs'

@@ -1,23 +1,25 @@
-"""scripts/bench_call_cost.py (the call micro-benchmark) and scripts/bench_checkouts.py (A/B
-speed of checkouts): what they count and print, not how fast anything is."""
+"""lab/profiling/bench_call_cost.py (the call micro-benchmark) and
+lab/profiling/bench_checkouts.py (A/B speed of checkouts): what they count and print, not
+how fast anything is."""
 from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from tests.conftest import load_script
+from lab.profiling import bench_call_cost
+from lab.profiling import bench_checkouts
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def call_cost():
-    return load_script("bench_call_cost")
+    return bench_call_cost
 
 
 @pytest.fixture(scope="module")
 def checkouts():
-    return load_script("bench_checkouts")
+    return bench_checkouts
 
 
 def _leaf_sum(depth, x):

@@ -1,14 +1,13 @@
-"""scripts/bench_eval_speed.py: a checkout measured in its own process evaluates the same
+"""lab/profiling/bench_eval_speed.py: a checkout measured in its own process evaluates the same
 positions to the same values as the engine imported here."""
 from pathlib import Path
 
-from conftest import load_script
+from lab.profiling import bench_eval_speed as script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_a_checkout_in_its_own_process_gives_the_same_values():
-    script = load_script("bench_eval_speed")
     positions, ns, checksum = script.run_in(ROOT, 1)
     assert positions > 200 and ns > 0
     here = script.measure(1)

@@ -1,10 +1,10 @@
-"""scripts/bench_eval_terms.py: the engine copies it measures switch off exactly one term."""
+"""lab/profiling/bench_eval_terms.py: the engine copies it measures switch off exactly one term."""
 import json
 import os
 import subprocess
 import sys
 
-from conftest import load_script
+from lab.profiling import bench_eval_terms as script
 from engine import eval as ev
 from engine.board import Board
 
@@ -25,7 +25,6 @@ print(json.dumps([[list(ev.side_terms(Board(f).P, Board(f).T, us)) for us in (0,
 
 
 def test_variants_switch_off_one_term_each():
-    script = load_script("bench_eval_terms")
     rows = script.variants()
     names = list(ev.TERM_NAMES)
     assert script.term_names() == names
@@ -41,7 +40,6 @@ def test_variants_switch_off_one_term_each():
 def test_a_copy_with_a_term_off_computes_zero_for_it_and_the_same_for_the_rest(tmp_path):
     """Compiles one copy (the king-attack term off) and compares its side_terms with the
     shipped kernel's: the switched-off pair is zero, every other pair is unchanged."""
-    script = load_script("bench_eval_terms")
     off = list(ev.TERM_NAMES).index("king attack")
     switches = tuple(i != off for i in range(len(ev.TERM_NAMES)))
     folder = script.build_variant(tmp_path, switches)

@@ -1,8 +1,8 @@
-"""scripts/bench_node_costs.py: its timed walks visit exactly the perft tree, whatever piece
+"""lab/profiling/bench_node_costs.py: its timed walks visit exactly the perft tree, whatever piece
 of a node they call, and leave the position as they found it."""
 import numpy as np
 
-from conftest import load_script
+from lab.profiling import bench_node_costs as script
 from engine.board import Board
 from engine.session import Session
 from engine.types import MAX_MOVES, MAX_PLY
@@ -11,7 +11,6 @@ FEN = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"
 
 
 def test_every_walk_visits_the_perft_tree():
-    script = load_script("bench_node_costs")
     board = Board(FEN)
     session = Session(profile="play", hash_mb=1)
     tree = sum(board.perft(depth, bulk=False) for depth in range(3))     # nodes at plies 0-2
@@ -28,7 +27,6 @@ def test_every_walk_visits_the_perft_tree():
 
 def test_middle_game_positions_have_both_queens():
     import chess
-    script = load_script("bench_node_costs")
     fens = script.middle_game_fens()
     assert len(fens) >= 10
     for fen in fens:

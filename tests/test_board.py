@@ -9,10 +9,10 @@ import pytest
 
 from engine import movegen, position
 from engine.board import Board, FenError, move_to_uci
-from lab.suites import load_perft_suites
 from engine.types import WHITE
+from tests.conftest import load_script
 
-CASES = load_perft_suites()
+CASES = load_script("perft_suites").load_perft_suites()
 FAST_LIMIT = 300_000        # leaves per count in the default run...
 FIRST_LIMIT = 30_000_000    # ...plus each position's smallest count up to this size
 SLOW_LIMIT = 2_000_000_000  # leaves per count with -m slow (scripts/perft_suites.py: all)

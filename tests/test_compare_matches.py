@@ -1,9 +1,9 @@
-"""scripts/compare_matches.py: two matches paired game for game by opening and colour."""
+"""lab/matches/compare_matches.py: two matches paired game for game by opening and colour."""
 import chess
 import chess.pgn
 import pytest
 from click.testing import CliRunner
-from tests.conftest import load_script
+from lab.matches import compare_matches
 
 OPENING_1 = ("e2e4", "e7e5")
 OPENING_2 = ("d2d4", "d7d5")
@@ -11,7 +11,7 @@ OPENING_2 = ("d2d4", "d7d5")
 
 @pytest.fixture(scope="module")
 def cm():
-    return load_script("compare_matches")
+    return compare_matches
 
 
 def _game(white, black, opening, result, clocks=True):

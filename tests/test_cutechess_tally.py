@@ -1,6 +1,6 @@
-"""scripts/cutechess_soak.py's tally: W/D/L from TwoBig's side and each engine's faults,
+"""lab/matches/cutechess_soak.py's tally: W/D/L from TwoBig's side and each engine's faults,
 read from the Termination tags cutechess-cli writes (projects/lib/src/pgngame.cpp)."""
-from conftest import load_script
+from lab.matches import cutechess_soak as soak
 
 GAMES = """
 [White "TwoBig"]
@@ -40,7 +40,6 @@ GAMES = """
 
 
 def test_tally_counts_results_and_blames_the_loser(tmp_path):
-    soak = load_script("cutechess_soak")
     pgn = tmp_path / "games.pgn"
     pgn.write_text(GAMES)
     w, d, l, faults = soak.tally(pgn, "TwoBig")

@@ -1,4 +1,4 @@
-"""The domineering solver (lab/domineering.py): values against an exhaustive minimax, the
+"""The domineering solver (lab/thesis/domineering.py): values against an exhaustive minimax, the
 incremental hash against the thesis' definition, Table 2.1's small boards, and the table's
 stores against the reference model of the replacement schemes (tests/test_tt_properties.py)."""
 import functools
@@ -8,7 +8,7 @@ import pytest
 
 from engine import tt as T
 from engine.tt_registry import REGISTRY
-from lab import domineering as D
+from lab.thesis import domineering as D
 from test_tt_properties import Model, read_table
 
 

@@ -8,7 +8,9 @@ import pytest
 
 from engine import eval as ev
 from engine.board import Board
-from lab.suites import load_perft_suites
+from tests.conftest import load_script
+
+load_perft_suites = load_script("perft_suites").load_perft_suites
 
 
 def _pawn_attacked(board: chess.Board, by: chess.Color) -> chess.SquareSet:

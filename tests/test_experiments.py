@@ -1,7 +1,7 @@
 """The thesis' test sets and the experiment runner."""
 import math
 
-from lab import experiments as X
+from lab.thesis import experiments as X
 
 
 def test_middle_game_set_is_the_thesis_set():
@@ -51,7 +51,7 @@ def test_run_config_counts_depths_consistently(monkeypatch):
 def test_the_thesis_worked_example_recomputed():
     """Section 2.4.2's example: 62 bits for a 1% chance of a type-1 error, about 1e-3 with
     64 bits, as the thesis says; but an expected 1.26e-3 errors, not the thesis' 0.05."""
-    from lab.experiments import thesis_worked_example
+    from lab.thesis.experiments import thesis_worked_example
     example = thesis_worked_example()
     assert example["p_error_32"] > 0.999999
     assert example["bits_for_one_percent"] == 62

@@ -7,10 +7,10 @@ import chess
 import chess.polyglot
 import numpy as np
 import pytest
-from tests.conftest import load_script
+from lab.thesis import tt_experiments
 
-from lab import experiments as X
-from lab import experiments_report as R
+from lab.thesis import experiments as X
+from lab.thesis import experiments_report as R
 from lab import statistics as S
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,7 +20,7 @@ EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
 
 @pytest.fixture(scope="module")
 def script():
-    return load_script("tt_experiments")
+    return tt_experiments
 
 
 # -- per-position counts and the thesis' count ----------------------------------------------

@@ -1,10 +1,10 @@
-"""scripts/label_static.py: which positions it labels and how it reads Stockfish's answer."""
+"""lab/network/label_static.py: which positions it labels and how it reads Stockfish's answer."""
 import random
 
 import chess
 import chess.pgn
 
-from conftest import load_script
+from lab.network import label_static as script
 
 GAME = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 exd4 7. Nxd4 c5 1-0\n"
 
@@ -16,7 +16,6 @@ def _write_game(tmp_path):
 
 
 def test_positions_are_the_quiet_ones_past_the_opening(tmp_path):
-    script = load_script("label_static")
     fens = [fen for _, fen in script.positions_of(_write_game(tmp_path), 4, 0.0,
                                                   random.Random(0))]
     board, expected = chess.Board(), []
@@ -28,7 +27,6 @@ def test_positions_are_the_quiet_ones_past_the_opening(tmp_path):
 
 
 def test_perturbed_positions_follow_their_source_by_one_quiet_move(tmp_path):
-    script = load_script("label_static")
     pairs = list(script.positions_of(_write_game(tmp_path), 4, 1.0, random.Random(1)))
     sources, perturbed = [f for _, f in pairs[0::2]], [f for _, f in pairs[1::2]]
     assert len(sources) == len(perturbed) == 6
@@ -44,7 +42,6 @@ def test_perturbed_positions_follow_their_source_by_one_quiet_move(tmp_path):
 
 
 def test_the_network_line_is_read_in_centipawns():
-    script = load_script("label_static")
     found = script.NNUE_LINE.match("NNUE evaluation        -1.37 (white side)")
     assert found and round(float(found.group(1)) * 100) == -137
     assert script.NNUE_LINE.match("Final evaluation       +0.29 (white side)") is None
@@ -52,7 +49,6 @@ def test_the_network_line_is_read_in_centipawns():
 
 def test_a_perturbed_only_pass_yields_the_same_perturbed_positions_without_their_sources(
         tmp_path):
-    script = load_script("label_static")
     both = list(script.positions_of(_write_game(tmp_path), 4, 1.0, random.Random(3)))
     only = list(script.positions_of(_write_game(tmp_path), 4, 1.0, random.Random(3),
                                     played=False))

@@ -1,13 +1,11 @@
-"""scripts/loss_profile.py: per-move losses by phase and the verdict on each lost game."""
+"""lab/matches/loss_profile.py: per-move losses by phase and the verdict on each lost game."""
 import json
 
 import chess
 import chess.engine
 from click.testing import CliRunner
 
-from conftest import load_script
-
-lp = load_script("loss_profile")
+from lab.matches import loss_profile as lp
 
 FOOLS_MATE = '[White "TwoBig"]\n[Black "Other"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n'
 

@@ -10,11 +10,11 @@ import pytest
 from engine._jit import jit
 from engine.board import Board, move_to_uci
 from engine.position import check_info, gives_check_with
-from lab.suites import load_perft_suites
 from engine.eval import scratch_sums
 from engine.types import ST_EG, ST_MG, ST_PHASE
+from tests.conftest import load_script
 
-CASES = load_perft_suites()
+CASES = load_script("perft_suites").load_perft_suites()
 ORACLE_DEPTH = 3
 
 

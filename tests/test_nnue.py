@@ -1,9 +1,9 @@
-"""lab/nnue.py: the network's inputs, its gradients and its training."""
+"""lab/network/nnue.py: the network's inputs, its gradients and its training."""
 import chess
 import numpy as np
 import pytest
 
-from lab import nnue
+from lab.network import nnue
 
 
 def _rows(board):
@@ -149,7 +149,7 @@ def test_labels_are_read_from_the_side_to_moves_view_and_split_by_game(tmp_path)
 
 
 def test_the_integer_network_gives_the_float_networks_logit():
-    """lab/nnue.quantized's arrays, evaluated as an engine would (integer sums, activations
+    """lab/network/nnue.quantized's arrays, evaluated as an engine would (integer sums, activations
     clipped at QA), give the float network's logit within the rounding (the output
     weights x 64 are the coarse part: 0.06 is about 10 centipawns)."""
     net = nnue.new_network(16, seed=6)

@@ -1,7 +1,7 @@
 """engine/nnue.py: the shipped network as the search reads it.
 
 The accumulators the search keeps up to date move by move must equal a sum from scratch;
-the integer network must give the float network's value (lab/nnue.py) within rounding; a
+the integer network must give the float network's value (lab/network/nnue.py) within rounding; a
 position and its colour mirror must score the same for the side to move.
 """
 import random
@@ -16,7 +16,7 @@ from engine.board import Board
 from engine.nnue import NN_CP, NN_QA, new_accumulators, network_eval
 from engine.position import make_null, unmake_null
 from engine.types import KING, MAX_PLY, STACK_LEN
-from lab import nnue as lab_nnue
+from lab.network import nnue as lab_nnue
 
 NET = Path(__file__).resolve().parent.parent / "engine" / "nnue_net.npz"
 
@@ -85,7 +85,7 @@ def test_replayed_accumulators_equal_a_sum_from_scratch(seed):
 
 
 def test_the_engine_gives_the_float_networks_value():
-    """The shipped integer network against lab/nnue.py's float arithmetic on its integers
+    """The shipped integer network against lab/network/nnue.py's float arithmetic on its integers
     scaled back (the quantized weights / 255 and / 64), in centipawns."""
     q = np.load(NET)
     net = lab_nnue.Network((q["w1"] / NN_QA).astype(np.float64), q["b1"] / NN_QA,

@@ -59,6 +59,39 @@ def test_the_engine_never_imports_the_research_harness():
         assert "from lab" not in text and "import lab" not in text, path.name
 
 
+def _top_level_imports(path: Path):
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_the_user_scripts_import_neither_the_harness_nor_each_other():
+    scripts = sorted((ENGINE.parent / "scripts").glob("*.py"))
+    forbidden = {"lab", "scripts", "tests"} | {path.stem for path in scripts}
+    for path in scripts:
+        assert not _top_level_imports(path) & forbidden, path.name
+
+
+def test_no_tool_edits_the_import_path_and_none_exists_twice():
+    scripts = list((ENGINE.parent / "scripts").glob("*.py"))
+    lab = [p for p in (ENGINE.parent / "lab").rglob("*.py") if p.name != "__init__.py"]
+    for path in scripts + lab:
+        assert not re.search(r"sys\.path\.(insert|append)|sys\.path\s*=", path.read_text()), path
+    assert not {p.stem for p in scripts} & {p.stem for p in lab}
+    assert len({p.stem for p in lab}) == len(lab), sorted(p.stem for p in lab)
+
+
+def test_every_lab_group_is_a_package():
+    groups = [p for p in (ENGINE.parent / "lab").iterdir() if p.is_dir() and p.name != "__pycache__"]
+    assert {p.name for p in groups} >= {"thesis", "network", "matches", "profiling"}
+    for group in groups:
+        assert (group / "__init__.py").exists(), group.name
+
+
 def _build_wheel(out: Path) -> Path:
     """The wheel `pip install .` would install, built without the network (the venv's
     setuptools; `make install` upgrades it to what pyproject.toml asks) from a copy of the

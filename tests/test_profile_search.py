@@ -1,6 +1,6 @@
-"""scripts/profile_search.py: numba's symbols read as module.function, and a perf report's
+"""lab/profiling/profile_search.py: numba's symbols read as module.function, and a perf report's
 lines add up per function (its specialisations merged)."""
-from conftest import load_script
+from lab.profiling import profile_search as script
 
 SEARCH = ("_ZN6engine6search6searchB4v158B48c8tJTIeFIjxB2IKSgI4CrvSCKg1MMYiAhicRsBpNAA_3d_3d"
           "E194Position_28array_28uint64_2c_201d_2c_20C_29")
@@ -9,14 +9,12 @@ SIDE_1 = "_ZN6engine4eval11_side_termsB4v121B38c8tJTIeFIjxE23Literal_5bint_5d_28
 
 
 def test_demangle_names_module_and_function():
-    script = load_script("profile_search")
     assert script.demangle(SEARCH) == "engine.search.search"
     assert script.demangle(SIDE_0) == "engine.eval._side_terms"
     assert script.demangle("gc_collect_main") == "gc_collect_main"
 
 
 def test_shares_merge_specialisations_and_sort():
-    script = load_script("profile_search")
     report = "\n".join([
         "# Samples: 12K of event 'cycles'",
         f"    22.70%  [.] {SEARCH}",

@@ -1,11 +1,11 @@
-"""docs/thesis_reproduction.md's claims table (lab.reproduction) on synthetic CSV rows whose
+"""docs/thesis_reproduction.md's claims table (lab.thesis.reproduction) on synthetic CSV rows whose
 answer is known: each claim's verdict follows the data, a difference inside the key-set
 noise floor does not count, and a claim without rows reads "not run"."""
 import numpy as np
 import pytest
 
-from lab import reproduction as P
-from lab.experiments import FIELDS
+from lab.thesis import reproduction as P
+from lab.thesis.experiments import FIELDS
 
 POSITIONS = 30
 SIZES = [8, 16, 512, 1024]

@@ -124,8 +124,8 @@ def test_material_counts_as_the_model_expects():
 
 
 def test_the_fit_recovers_a_known_model():
-    """lab.wdl_fit on results drawn from a model with known constants gets them back."""
-    from lab.wdl_fit import fit, probabilities
+    """lab.network.wdl_fit on results drawn from a model with known constants gets them back."""
+    from lab.network.wdl_fit import fit, probabilities
 
     rng = np.random.default_rng(3)
     truth = (180.0, 90.0, 70.0, 45.0)
@@ -178,10 +178,10 @@ def test_a_weaker_setting_plays_legal_moves_and_reports_the_move_it_plays(engine
 
 
 def test_the_rating_fit_recovers_a_known_ladder():
-    """lab.strength_calibration: a setting measured against an anchor, and one measured only
+    """lab.matches.strength_calibration: a setting measured against an anchor, and one measured only
     against that setting, come back at their true ratings; the second's interval is wider
     (it carries the first's uncertainty)."""
-    from lab.strength_calibration import fit_ratings, intervals, parse_pairings
+    from lab.matches.strength_calibration import fit_ratings, intervals, parse_pairings
 
     rng = random.Random(5)
     truth = {"SF1500": 1500, "TwoBig-E1": 1700, "TwoBig-E2": 1400}

@@ -1,4 +1,4 @@
-"""lab/texel.py: the position filter, the features against the engine's own evaluation, and
+"""lab/network/texel.py: the position filter, the features against the engine's own evaluation, and
 the fit recovering known multipliers."""
 import io
 
@@ -10,7 +10,7 @@ import pytest
 from engine import eval as ev
 from engine import pst
 from engine.board import Board
-from lab import texel
+from lab.network import texel
 
 PGN = """[Event "t"]
 [Result "1-0"]
@@ -151,11 +151,9 @@ def test_held_out_mask_matches_the_split():
 
 
 def test_screen_candidates_count_what_they_name():
-    """scripts/texel_screen.py's features, white minus black, on hand-checked positions."""
+    """lab/network/texel_screen.py's features, white minus black, on hand-checked positions."""
     import chess
-    from tests.conftest import load_script
-
-    screen = load_script("texel_screen")
+    from lab.network import texel_screen as screen
     names = list(screen.CANDIDATES)
     # White: pawns b2, c3 (c3 defended by b2), knight e5 on an outpost (d4 defends it, no
     # black pawn on d or f ahead), rook a7 on the seventh; black: pawn h7, white to move.
@@ -169,12 +167,10 @@ def test_screen_candidates_count_what_they_name():
 
 
 def test_screen_king_and_passer_candidates_count_what_they_name():
-    """The king-safety, passer and bishop candidates of scripts/texel_screen.py, white minus
+    """The king-safety, passer and bishop candidates of lab/network/texel_screen.py, white minus
     black, on positions counted by hand."""
     import chess
-    from tests.conftest import load_script
-
-    screen = load_script("texel_screen")
+    from lab.network import texel_screen as screen
 
     def row(fen):
         return dict(zip(screen.CANDIDATES, screen.candidate_features([chess.Board(fen)])[0]))
@@ -275,19 +271,18 @@ LOPSIDED_PGN = """[Event "white a queen up, black to move"]
 
 
 def test_label_positions_scores_from_whites_point_of_view(tmp_path):
-    """scripts/label_positions.py with TwoBig as the labelling engine: one line per quiet
+    """lab/network/label_positions.py with TwoBig as the labelling engine: one line per quiet
     position, the score from white's side whichever side is to move."""
     import sys
     from pathlib import Path
 
     from click.testing import CliRunner
 
-    from tests.conftest import load_script
+    from lab.network import label_positions
 
     engine = Path(sys.executable).parent / "twobig"
     if not engine.exists():
         pytest.skip("the twobig command is not installed beside this Python")
-    label_positions = load_script("label_positions")
 
     pgn = tmp_path / "lopsided.pgn"
     pgn.write_text(LOPSIDED_PGN)

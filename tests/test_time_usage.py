@@ -1,4 +1,4 @@
-"""scripts/time_usage.py: seconds a move from the PGN's clock comments, and scripts/match.py
+"""lab/matches/time_usage.py: seconds a move from the PGN's clock comments, and scripts/match.py
 writing those comments in a timed game."""
 import sys
 from pathlib import Path
@@ -8,13 +8,14 @@ import chess.pgn
 import pytest
 from click.testing import CliRunner
 from tests.conftest import load_script
+from lab.matches import time_usage
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def usage():
-    return load_script("time_usage")
+    return time_usage
 
 
 def _game(white, black, clocks, time_control="10+0.1"):
@@ -107,5 +108,5 @@ def test_a_timed_match_writes_each_movers_clock(tmp_path):
     # The opening's moves come first, without clocks; then every move played has one.
     clocks = [node.clock() for node in game.mainline()][16:]
     assert len(clocks) == 8 and all(c is not None and 0 < c <= 600 + 1 * 8 for c in clocks)
-    times = load_script("time_usage").move_times(game, 1.0)
+    times = time_usage.move_times(game, 1.0)
     assert set(times) == {"A", "B"} and all(t >= 0 for ts in times.values() for t in ts)

@@ -129,7 +129,7 @@ def test_ponder(engine):
 
 
 def test_book_moves_from_polyglot_file(engine):
-    from lab.suites import DATA_DIR
+    from lab.thesis.suites import DATA_DIR
     book = DATA_DIR / "polyglot" / "gm2001.bin"
     engine.configure({"OwnBook": True, "BookFile": str(book)})
     import chess.polyglot

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Label positions with Stockfish's static network evaluation, fast enough for millions.
+
+lab/network/label_positions.py searches each position (5,000 nodes: about 140 positions a
+second per process). Stockfish 15.1's `eval` command prints its network's static
+evaluation of a position without searching ("NNUE evaluation  +0.23 (white side)"): about
+4,500 positions a second per process, so a two-core machine labels a million positions in
+a few minutes. That network was itself trained on the scores of searches, so its static
+value is a search-informed label of a quiet position.
+
+Positions: from every game of the PGN files, each position past `--skip-plies` with the
+side to move not in check and a quiet move played from it (lab/network/texel.py's filter), and,
+with `--perturb`, the position after one random legal quiet move from it (when that does
+not give check): positions a search visits are less balanced than the ones played. Each
+output line is `FEN;score;game` (lab/network/label_positions.py's format: centipawns from
+white's view, the game's index), so lab/network/nnue_train.py reads it as it is.
+
+    python -m lab.network.label_static --out static.txt                 # docs/gauntlet/*.pgn
+    python -m lab.network.label_static --pgn a.pgn --jobs 2 --perturb 0.5 --out static.txt
+"""
+import random
+import re
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import chess
+import chess.pgn
+import click
+
+from lab.network import texel
+from lab.network.label_positions import _engine_path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+NNUE_LINE = re.compile(r"^NNUE evaluation\s+([+-]?\d+\.\d+)")
+GAMES_PER_FILE = 1_000_000     # game index = file number x this + the game's place in it
+BATCH = 256                    # positions sent to the engine before reading its answers
+
+
+def positions_of(path: Path, skip_plies: int, perturb: float, rng: random.Random,
+                 played: bool = True):
+    """Yield (game's place in the file, FEN) for the positions described above; without
+    `played`, only the perturbed ones (a second pass over files already labelled)."""
+    with open(path) as handle:
+        place = 0
+        while True:
+            game = chess.pgn.read_game(handle)
+            if game is None:
+                return
+            board = game.board()
+            for ply, move in enumerate(game.mainline_moves()):
+                if texel.is_quiet_sample(board, move, ply, skip_plies):
+                    if played:
+                        yield place, board.fen()
+                    if perturb and rng.random() < perturb:
+                        quiet = [m for m in board.legal_moves
+                                 if not board.is_capture(m) and m.promotion is None
+                                 and not board.gives_check(m)]
+                        if quiet:
+                            board.push(rng.choice(quiet))
+                            yield place, board.fen()
+                            board.pop()
+                board.push(move)
+            place += 1
+
+
+class StaticEvaluator:
+    """One Stockfish process answering `eval` for batches of FENs (centipawns, white's view;
+    None where it prints no network value)."""
+
+    def __init__(self, path: str):
+        self.process = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True, bufsize=1)
+        self._send("uci\nisready\n")
+        self._read_until_ready()
+
+    def _send(self, text: str):
+        self.process.stdin.write(text)
+        self.process.stdin.flush()
+
+    def _read_until_ready(self):
+        lines = []
+        for line in self.process.stdout:
+            if line.startswith("readyok"):
+                return lines
+            lines.append(line)
+        raise RuntimeError("the engine closed its output")
+
+    def scores(self, fens):
+        self._send("".join(f"position fen {fen}\neval\nisready\n" for fen in fens))
+        out = []
+        for _ in fens:
+            value = None
+            for line in self._read_until_ready():
+                found = NNUE_LINE.match(line)
+                if found:
+                    value = round(float(found.group(1)) * 100)
+            out.append(value)
+        return out
+
+    def close(self):
+        self._send("quit\n")
+        self.process.wait()
+
+
+def label_file(job):
+    """Worker: label one PGN file into its own part file; returns the positions written."""
+    number, path, out, skip_plies, perturb, seed, engine, played = job
+    rng = random.Random(seed * 7919 + number)
+    evaluator = StaticEvaluator(engine)
+    written = 0
+    pending = []
+
+    def flush(handle):
+        nonlocal written
+        for (place, fen), score in zip(pending, evaluator.scores([f for _, f in pending])):
+            if score is not None:
+                handle.write(f"{fen};{score};{number * GAMES_PER_FILE + place}\n")
+                written += 1
+        pending.clear()
+
+    with open(out, "w") as handle:
+        for item in positions_of(Path(path), skip_plies, perturb, rng, played):
+            pending.append(item)
+            if len(pending) == BATCH:
+                flush(handle)
+        flush(handle)
+    evaluator.close()
+    return written
+
+
+@click.command()
+@click.option("--pgn", "pgns", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="PGN file of games (repeatable); default: docs/gauntlet/*.pgn")
+@click.option("--skip-plies", default=12, show_default=True, help="opening plies left out")
+@click.option("--perturb", default=0.5, show_default=True,
+              help="share of positions also labelled after one random quiet move")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--engine", "engine_name", default="stockfish", show_default=True,
+              help="Stockfish 15.x (its `eval` prints the network's value)")
+@click.option("--perturbed-only", is_flag=True,
+              help="label only the perturbed positions (files labelled before, another --seed)")
+@click.option("--first-number", default=0, show_default=True,
+              help="number of the first file in game indices (keeps runs' indices apart)")
+@click.option("--jobs", default=2, show_default=True, help="engine processes")
+@click.option("--out", required=True, type=click.Path(dir_okay=False))
+def main(pgns, skip_plies, perturb, seed, engine_name, perturbed_only, first_number, jobs, out):
+    from tqdm import tqdm
+
+    engine = _engine_path(engine_name)
+    paths = [Path(p) for p in pgns] or sorted((ROOT / "docs" / "gauntlet").glob("*.pgn"))
+    parts = [f"{out}.part{n}" for n in range(len(paths))]
+    jobs_list = [(first_number + n, str(p), part, skip_plies, perturb, seed, engine,
+                  not perturbed_only)
+                 for n, (p, part) in enumerate(zip(paths, parts))]
+    # The largest files first, so that the last file to finish is a short one.
+    jobs_list.sort(key=lambda job: -Path(job[1]).stat().st_size)
+    total = 0
+    with ProcessPoolExecutor(jobs) as pool, tqdm(total=len(paths), unit="file") as bar:
+        for written in pool.map(label_file, jobs_list):
+            total += written
+            bar.update(1)
+    with open(out, "w") as handle:
+        for part in parts:
+            with open(part) as piece:
+                handle.write(piece.read())
+            Path(part).unlink()
+    print(f"{total:,} positions of {len(paths)} files written to {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,314 @@
+"""A small neural evaluation, trained on engine-labelled positions: the research harness
+that measures whether one would beat the hand-written evaluation (engine.eval) before any
+of it goes into the engine.
+
+The network is the efficiently updatable kind (NNUE): 768 inputs per point of view, one
+for each (piece colour relative to the viewer, piece kind, square seen from the viewer's
+side), a hidden layer of H units shared by both points of view, clipped to [0, 1], and one
+output read from both halves, the side to move's first:
+
+    a_v   = b1 + sum of W1[f] over the features f of view v         (H values, v = us, them)
+    out   = W2[:H] . clip(a_us, 0, 1) + W2[H:] . clip(a_them, 0, 1) + b2
+    p     = 1 / (1 + exp(-out))            the side to move's expected score
+
+A move changes two to four features, so an engine keeps a_v up to date with a few row
+additions per move instead of summing 30 rows per evaluation. The loss is Texel's: the
+mean squared difference of p and the target, the expected score the label's centipawns
+stand for (lab/network/texel.win_probability at K = 1), so it is directly comparable with
+lab/network/texel_tune.py's error of the hand-written evaluation on the same labels. In
+centipawns the network's evaluation is out x 400 / ln 10.
+
+Training is mini-batch Adam in one jitted loop (numba). With a few hundred thousand
+positions, 768 independent inputs per view overfit; each piece therefore also feeds a
+virtual input of its (relative colour, kind) during training, which `folded` adds back into
+the 768 rows afterwards. Positions: lab/network/label_positions.py files (`FEN;score;game`),
+split by game as texel_tune.py splits them.
+"""
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from engine._jit import jit_alloc
+
+N_FEATURES = 768
+N_VIRTUAL = 12      # training only: one input per (relative colour, kind), see _accumulate
+MAX_PIECES = 32
+
+
+def feature_index(view_white: bool, piece_white: bool, kind: int, square: int) -> int:
+    """The input of a piece (kind 0-5: pawn..king; square 0-63, a1 = 0) seen by a viewer:
+    its own pieces first, squares flipped vertically for black."""
+    relative = 0 if piece_white == view_white else 1
+    seen = square if view_white else square ^ 56
+    return (relative * 6 + kind) * 64 + seen
+
+
+def position_features(board) -> np.ndarray:
+    """int16[2, MAX_PIECES] inputs of a python-chess board: row 0 the side to move's view,
+    row 1 the other's; unused places -1."""
+    out = np.full((2, MAX_PIECES), -1, dtype=np.int16)
+    pieces = board.piece_map().items()
+    for row, view_white in enumerate((board.turn, not board.turn)):
+        for place, (square, piece) in enumerate(pieces):
+            out[row, place] = feature_index(view_white, piece.color, piece.piece_type - 1, square)
+    return out
+
+
+class Dataset(NamedTuple):
+    features: np.ndarray   # int16[n, 2, MAX_PIECES]
+    target: np.ndarray     # float32[n]: the side to move's expected score
+    game: np.ndarray       # int64[n]: the game each position came from
+
+
+def dataset(samples) -> Dataset:
+    """A Dataset of (game index, python-chess board, white's expected score) samples, as
+    lab/network/texel.labelled_positions yields them (targets turned to the side to move)."""
+    feats, targets, games = [], [], []
+    for game, board, white_target in samples:
+        feats.append(position_features(board))
+        targets.append(white_target if board.turn else 1.0 - white_target)
+        games.append(game)
+    return Dataset(np.array(feats, dtype=np.int16), np.array(targets, dtype=np.float32),
+                   np.array(games, dtype=np.int64))
+
+
+FEN_PIECES = {letter: (letter.isupper(), kind) for kind, letters in
+              enumerate(("pP", "nN", "bB", "rR", "qQ", "kK")) for letter in letters}
+
+
+def fen_features(fen: str) -> np.ndarray:
+    """position_features of a FEN, read straight from its placement field (several times
+    faster than building a python-chess board: millions of positions load in minutes)."""
+    placement, turn = fen.split(" ", 2)[:2]
+    white_to_move = turn == "w"
+    out = np.full((2, MAX_PIECES), -1, dtype=np.int16)
+    place = 0
+    for rank_index, rank_text in enumerate(placement.split("/")):
+        file = 0
+        for letter in rank_text:
+            if letter.isdigit():
+                file += int(letter)
+                continue
+            piece_white, kind = FEN_PIECES[letter]
+            square = (7 - rank_index) * 8 + file
+            out[0, place] = feature_index(white_to_move, piece_white, kind, square)
+            out[1, place] = feature_index(not white_to_move, piece_white, kind, square)
+            place += 1
+            file += 1
+    return out
+
+
+def load_labels(path) -> Dataset:
+    """A lab/network/label_positions.py file (`FEN;score;game` lines) as a Dataset; a line cut
+    short (a labelling run stopped mid-write) is skipped."""
+    from lab.network.texel import win_probability
+
+    feats, scores, white_moves, games = [], [], [], []
+    with open(path) as handle:
+        for line in handle:
+            parts = line.rstrip("\n").split(";")
+            if len(parts) != 3 or not parts[1].lstrip("-").isdigit() or not parts[2].isdigit():
+                continue
+            feats.append(fen_features(parts[0]))
+            scores.append(float(parts[1]))
+            white_moves.append(parts[0].split(" ", 2)[1] == "w")
+            games.append(int(parts[2]))
+    white = win_probability(np.array(scores), 1.0)
+    target = np.where(np.array(white_moves), white, 1.0 - white)
+    return Dataset(np.array(feats, dtype=np.int16), target.astype(np.float32),
+                   np.array(games, dtype=np.int64))
+
+
+def split_by_game(data: Dataset, held_out: float, seed: int = 0):
+    """(fitting, held-out) datasets, whole games on one side: texel_tune.py's split."""
+    from lab.network.texel import held_out_mask
+
+    mask = held_out_mask(data, held_out, seed)
+    return (Dataset(data.features[~mask], data.target[~mask], data.game[~mask]),
+            Dataset(data.features[mask], data.target[mask], data.game[mask]))
+
+
+class Network(NamedTuple):
+    w1: np.ndarray   # float32[N_FEATURES + N_VIRTUAL, H]
+    b1: np.ndarray   # float32[H]
+    w2: np.ndarray   # float32[2H]
+    b2: np.ndarray   # float32[1]
+
+
+def new_network(hidden: int, seed: int = 0) -> Network:
+    rng = np.random.default_rng(seed)
+    return Network(
+        (rng.standard_normal((N_FEATURES + N_VIRTUAL, hidden)) * 0.05).astype(np.float32),
+        np.full(hidden, 0.3, dtype=np.float32),    # units start inside the clip's linear part
+        (rng.standard_normal(2 * hidden) / math.sqrt(2 * hidden)).astype(np.float32),
+        np.zeros(1, dtype=np.float32))
+
+
+@jit_alloc
+def _accumulate(w1, b1, feats, acc):
+    # Each piece also feeds a virtual input of its (relative colour, kind), whatever its
+    # square: what a piece is worth anywhere is learnt from every position holding one,
+    # not square by square. folded() adds those rows into the real ones for an engine.
+    acc[:] = b1
+    for f in feats:
+        if f < 0:
+            break
+        acc += w1[f]
+        acc += w1[N_FEATURES + f // 64]
+
+
+@jit_alloc
+def _forward(w1, b1, w2, b2, feats, acc_us, acc_them):
+    """The output (a logit) of one position; leaves both views' accumulators filled."""
+    _accumulate(w1, b1, feats[0], acc_us)
+    _accumulate(w1, b1, feats[1], acc_them)
+    hidden = acc_us.shape[0]
+    out = b2[0]
+    for j in range(hidden):
+        out += w2[j] * min(max(acc_us[j], 0.0), 1.0)
+        out += w2[hidden + j] * min(max(acc_them[j], 0.0), 1.0)
+    return out
+
+
+@jit_alloc
+def predict(w1, b1, w2, b2, features):
+    """float64[n]: the side to move's expected score of each position."""
+    n = features.shape[0]
+    hidden = b1.shape[0]
+    acc_us = np.empty_like(b1)
+    acc_them = np.empty_like(b1)
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = 1.0 / (1.0 + math.exp(-_forward(w1, b1, w2, b2, features[i], acc_us, acc_them)))
+    return out
+
+
+def folded(net: Network) -> np.ndarray:
+    """float32[N_FEATURES, H]: the first layer with the virtual inputs added into the rows of
+    the real ones (the same outputs, with 768 inputs)."""
+    kinds = np.arange(N_FEATURES) // 64
+    return net.w1[:N_FEATURES] + net.w1[N_FEATURES + kinds]
+
+
+QA = 255   # an engine's integer network: first-layer weights and activations x QA (clip at QA)
+QB = 64    # output weights x QB; the output sum is then the logit x QA x QB
+
+
+def quantized(net: Network) -> dict:
+    """int64 arrays of the network for an engine's integer arithmetic (w1 folded, 768 x H)."""
+    return {"w1": np.round(folded(net) * QA).astype(np.int64),
+            "b1": np.round(net.b1 * QA).astype(np.int64),
+            "w2": np.round(net.w2 * QB).astype(np.int64),
+            "b2": np.round(net.b2 * QA * QB).astype(np.int64)}
+
+
+def sample(data: Dataset, count: int, seed: int = 0) -> Dataset:
+    """At most `count` positions of `data`, drawn at random without replacement."""
+    if len(data.target) <= count:
+        return data
+    chosen = np.sort(np.random.default_rng(seed).choice(len(data.target), count, replace=False))
+    return Dataset(data.features[chosen], data.target[chosen], data.game[chosen])
+
+
+def mean_error(net: Network, data: Dataset) -> float:
+    """Texel's error: the mean squared difference of prediction and target."""
+    return float(np.mean((predict(*net, data.features) - data.target) ** 2))
+
+
+@jit_alloc
+def _gradients(w1, b1, w2, b2, features, target, batch, g_w1, g_b1, g_w2, g_b2):
+    """Gradients of the mean loss over the positions `batch`, written into the g_* arrays
+    (zeroed here first)."""
+    hidden = b1.shape[0]
+    g_w1[:] = 0.0
+    g_b1[:] = 0.0
+    g_w2[:] = 0.0
+    g_b2[:] = 0.0
+    acc_us = np.empty_like(b1)
+    acc_them = np.empty_like(b1)
+    d_acc = np.empty_like(b1)
+    scale = 1.0 / batch.shape[0]
+    for i in batch:
+        feats = features[i]
+        out = _forward(w1, b1, w2, b2, feats, acc_us, acc_them)
+        p = 1.0 / (1.0 + math.exp(-out))
+        d_out = 2.0 * (p - target[i]) * p * (1.0 - p) * scale
+        g_b2[0] += d_out
+        for view in range(2):
+            acc = acc_us if view == 0 else acc_them
+            for j in range(hidden):
+                a = acc[j]
+                g_w2[view * hidden + j] += d_out * min(max(a, 0.0), 1.0)
+                d_acc[j] = d_out * w2[view * hidden + j] if 0.0 < a < 1.0 else 0.0
+            g_b1 += d_acc
+            for f in feats[view]:
+                if f < 0:
+                    break
+                g_w1[f] += d_acc
+                g_w1[N_FEATURES + f // 64] += d_acc
+
+
+@jit_alloc
+def _adam_step(param, grad, m, v, rate, step):
+    beta1 = 0.9
+    beta2 = 0.999
+    c1 = 1.0 - beta1 ** step
+    c2 = 1.0 - beta2 ** step
+    flat_p = param.reshape(-1)
+    flat_g = grad.reshape(-1)
+    flat_m = m.reshape(-1)
+    flat_v = v.reshape(-1)
+    for k in range(flat_p.shape[0]):
+        g = flat_g[k]
+        flat_m[k] = beta1 * flat_m[k] + (1.0 - beta1) * g
+        flat_v[k] = beta2 * flat_v[k] + (1.0 - beta2) * g * g
+        flat_p[k] -= rate * (flat_m[k] / c1) / (math.sqrt(flat_v[k] / c2) + 1e-8)
+
+
+@jit_alloc
+def _epoch(w1, b1, w2, b2, features, target, order, batch_size, rate, moments, step):
+    """One pass over the positions in `order`, Adam steps per batch; returns the step count."""
+    g_w1 = np.zeros_like(w1)
+    g_b1 = np.zeros_like(b1)
+    g_w2 = np.zeros_like(w2)
+    g_b2 = np.zeros_like(b2)
+    m_w1, v_w1, m_b1, v_b1, m_w2, v_w2, m_b2, v_b2 = moments
+    for start in range(0, order.shape[0], batch_size):
+        batch = order[start:start + batch_size]
+        _gradients(w1, b1, w2, b2, features, target, batch, g_w1, g_b1, g_w2, g_b2)
+        step += 1
+        _adam_step(w1, g_w1, m_w1, v_w1, rate, step)
+        _adam_step(b1, g_b1, m_b1, v_b1, rate, step)
+        _adam_step(w2, g_w2, m_w2, v_w2, rate, step)
+        _adam_step(b2, g_b2, m_b2, v_b2, rate, step)
+    return step
+
+
+def step_rate(rate: float, epoch: int, epochs: int) -> float:
+    """The learning rate of an epoch (1-based): `rate` for the first half of the epochs,
+    a quarter of it after, a sixteenth in the last (the schedule of the shipped network)."""
+    if epoch == epochs and epochs > 2:
+        return rate / 16
+    return rate if epoch <= epochs // 2 else rate / 4
+
+
+def train(net: Network, fitting: Dataset, epochs: int, batch_size: int = 256,
+          rate: float = 1e-3, seed: int = 0, held_out: Dataset = None, report=None,
+          schedule: bool = False, fit_sample: Dataset = None) -> Network:
+    """Adam on the fitting positions for `epochs` passes (in place); `report(epoch, fitting
+    error, held-out error or None)` after each pass, the fitting error on `fit_sample` when
+    given. With `schedule`, the rate steps down as step_rate says."""
+    moments = tuple(np.zeros_like(a) for a in (net.w1, net.w1, net.b1, net.b1,
+                                               net.w2, net.w2, net.b2, net.b2))
+    rng = np.random.default_rng(seed)
+    step = 0
+    for epoch in range(1, epochs + 1):
+        order = rng.permutation(len(fitting.target)).astype(np.int64)
+        epoch_rate = step_rate(rate, epoch, epochs) if schedule else rate
+        step = _epoch(*net, fitting.features, fitting.target, order, batch_size, epoch_rate,
+                      moments, step)
+        if report is not None:
+            report(epoch, mean_error(net, fitting if fit_sample is None else fit_sample),
+                   mean_error(net, held_out) if held_out is not None else None)
+    return net
