@@ -25,7 +25,8 @@ ENGINE_DIR = Path(__file__).resolve().parent
 # list against the imports). Only these key the cache: editing the glue, the protocol, the
 # research harness or the docs leaves the compiled kernels valid.
 KERNEL_MODULES = ("_jit", "types", "atomic", "codec", "bitboard", "attacks", "tables", "zobrist", "pst",
-                  "position", "movegen", "tt_layout", "tt_research", "tt_schemes", "tt", "eval", "nnue", "movepick", "search")
+                  "position", "movegen", "tt_registry", "tt_layout", "tt_research",
+                  "tt_schemes", "tt", "eval", "nnue", "movepick", "search")
 
 
 def _source_digest() -> str:

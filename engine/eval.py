@@ -143,7 +143,7 @@ TERM_NAMES = ("mobility", "king attack", "king shelter", "pawn structure", "pass
 N_TERM_VALUES = 2 * len(TERM_NAMES)
 # Compile-time switches, one per TERM_NAMES entry, all on. numba freezes a global tuple into
 # the kernel as a constant, so a term switched off is compiled out, not skipped at run time.
-# scripts/bench_eval_terms.py compiles copies of the engine with one term off to measure
+# lab/profiling/bench_eval_terms.py compiles copies of the engine with one term off to measure
 # what each term costs in nodes per second.
 TERMS_ON = (True, True, True, True, True, True, True, True, True, True)
 

@@ -1,4 +1,4 @@
-"""[jit] The evaluation network (PLAY profile): lab/nnue.py's network in integers.
+"""[jit] The evaluation network (PLAY profile): lab/network/nnue.py's network in integers.
 
 Inputs: for each point of view (white, black), one per (piece colour relative to the
 viewer, piece kind, square seen from the viewer's side): 768. Each view's accumulator is
@@ -7,7 +7,7 @@ reads the side to move's view first:
 
     out = b2 + W2[:H] . clip(acc[stm], 0, 255) + W2[H:] . clip(acc[other], 0, 255)
 
-in units of 255 x 64 per logit (lab.nnue.quantized), turned into centipawns by NN_CP.
+in units of 255 x 64 per logit (lab.network.nnue.quantized), turned into centipawns by NN_CP.
 
 Accumulators are kept per search ply in `accs` (int16[plies, 2 H]: the white view, then
 the black view), with the Zobrist key of the position they belong to in the search

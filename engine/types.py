@@ -162,7 +162,7 @@ I_PHASE = 1536
 I_NN_B2 = I_PHASE + 16   # the network's output bias, x 255 x 64 (engine.nnue)
 I_SIZE = I_NN_B2 + 1
 
-# The evaluation network's int16 weights, T.nn (engine.nnue; lab.nnue.quantized):
+# The evaluation network's int16 weights, T.nn (engine.nnue; lab.network.nnue.quantized):
 NN_HIDDEN = 256
 N_NN_W1 = 0                            # 768 x NN_HIDDEN first layer, x 255
 N_NN_B1 = N_NN_W1 + 768 * NN_HIDDEN    # NN_HIDDEN, x 255

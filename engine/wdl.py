@@ -7,7 +7,7 @@ material on the board, t = material / 78 (pawn 1, minor 3, rook 5, queen 9; 78 a
 as a = A0 + A1 t and b = B0 + B1 t. Fitted to the engine's games, a is larger with few pieces
 left: its endgame scores need more centipawns to win than its middle-game scores do.
 
-A0..B1 are fitted by maximum likelihood to the engine's own games (`python -m lab.wdl_fit`,
+A0..B1 are fitted by maximum likelihood to the engine's own games (`python -m lab.network.wdl_fit`,
 docs/evaluation.md: the data, the fit and its figures). Pure Python: it runs once per
 reported line.
 """
@@ -16,7 +16,7 @@ from typing import Tuple
 
 from engine.types import MATE_BOUND
 
-# Fitted by lab/wdl_fit.py on 2026-12-04 to 14,566 positions of 568 games of df62e40
+# Fitted by lab/network/wdl_fit.py on 2026-12-04 to 14,566 positions of 568 games of df62e40
 # (docs/evaluation.md, "Win/draw/loss model").
 A0, A1 = 374.1, -259.2
 B0, B1 = 145.7, -8.7

@@ -12,6 +12,7 @@ import numpy as np
 
 from engine._jit import jit
 from engine import tt as T
+from engine.tt_registry import REGISTRY
 
 
 @jit
@@ -39,7 +40,7 @@ def main(sizes, ops, depth):
     click.echo("| scheme | table | allocate | stores+probes/s | hit rate |")
     click.echo("|---|---|---|---|---|")
     for mb in (int(s) for s in sizes.split(",")):
-        for index, name in enumerate(T.SCHEMES):
+        for index, scheme in enumerate(REGISTRY):
             start = time.perf_counter()
             table = T.new_table(mb=mb, scheme=index)
             allocate = time.perf_counter() - start
@@ -47,7 +48,7 @@ def main(sizes, ops, depth):
             start = time.perf_counter()
             hits = _hammer(table, keys, 1)
             elapsed = time.perf_counter() - start
-            click.echo(f"| {T.SCHEME_NAMES[name]} | {mb} MB | {allocate * 1000:.1f} ms | "
+            click.echo(f"| {scheme.name} | {mb} MB | {allocate * 1000:.1f} ms | "
                        f"{2 * ops / elapsed / 1e6:.1f} M | {hits / ops:.1%} |")
             del table
     start = time.perf_counter()

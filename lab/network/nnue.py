@@ -30,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from engine._jit import jit_alloc
+from engine.nnue import NN_QA, NN_QB
 
 N_FEATURES = 768
 N_VIRTUAL = 12      # training only: one input per (relative colour, kind), see _accumulate
@@ -191,8 +192,9 @@ def folded(net: Network) -> np.ndarray:
     return net.w1[:N_FEATURES] + net.w1[N_FEATURES + kinds]
 
 
-QA = 255   # an engine's integer network: first-layer weights and activations x QA (clip at QA)
-QB = 64    # output weights x QB; the output sum is then the logit x QA x QB
+# The engine's integer network: first-layer weights and activations x QA (clip at QA),
+# output weights x QB; the output sum is then the logit x QA x QB (engine.nnue).
+QA, QB = NN_QA, NN_QB
 
 
 def quantized(net: Network) -> dict:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Nanoseconds per full evaluation (`evaluate_full`), for one checkout or for several
+"""Nanoseconds per full evaluation (`reference_eval`), for one checkout or for several
 compared in alternating rounds.
 
 The positions are the bench positions and random descendants of them (fixed seed, 6 plies
@@ -34,15 +34,15 @@ def measure(repeats: int) -> tuple:
     import numba
     from engine.bench import BENCH_FENS
     from engine.board import Board
-    from engine.eval import evaluate_full
+    from engine.eval import reference_eval
 
     # Not cached (unlike the engine's kernels): numba's cache would not notice that another
-    # checkout's evaluate_full is inlined here, and would hand back the first one compiled.
+    # checkout's reference_eval is inlined here, and would hand back the first one compiled.
     @numba.njit
     def evaluate_many(P, T, calls):
         total = 0
         for _ in range(calls):
-            total += evaluate_full(P, T)
+            total += reference_eval(P, T)
         return total
 
     rng = random.Random(1)
@@ -93,7 +93,7 @@ def main(checkouts, rounds, repeats):
             sums[path] = checksum
             print(f"round {r + 1}: {path}: {ns:.1f} ns", flush=True)
     print(f"\n{positions} positions, best of {rounds} rounds x {repeats} passes")
-    print("| checkout | ns per evaluate_full | ratio to the first | checksum |")
+    print("| checkout | ns per reference_eval | ratio to the first | checksum |")
     print("|---|---|---|---|")
     for path in paths:
         print(f"| {path} | {best[path]:.1f} | {best[path] / best[paths[0]]:.3f} | {sums[path]} |")

@@ -18,9 +18,9 @@ import click
 import numpy as np
 
 from engine._jit import jit
-from engine.eval import evaluate, evaluate_full
+from engine.eval import material_pst_eval, reference_eval
 from engine.movegen import generate_moves
-from engine.nnue import nn_evaluate
+from engine.nnue import network_eval
 from engine.movepick import is_capture, score_moves, see_at_least
 from engine.position import current_key, in_check, make_move, side_to_move, unmake_move
 from engine.tt import tt_probe
@@ -32,7 +32,7 @@ PIECES = (
     ("legal move generation, all moves", 1),
     ("legal move generation, captures and promotions", 2),
     ("evaluation, material + PST", 3),
-    ("evaluation, full", 4),
+    ("evaluation, hand-written reference", 4),
     ("table probe (16 MB, after a search)", 5),
     ("in-check test", 6),
     ("move ordering scores of the move list", 7),
@@ -52,16 +52,16 @@ def walk(P, T, tt, S, depth, ply, moves, start, piece, sink):
     elif piece == 2:
         sink[0] += generate_moves(P, T, moves, start, GEN_NOISY)
     elif piece == 3:
-        sink[0] += evaluate(P)
+        sink[0] += material_pst_eval(P)
     elif piece == 4:
-        sink[0] += evaluate_full(P, T)
+        sink[0] += reference_eval(P, T)
     elif piece == 5:
         found, move, score, stored_depth, bound, size = tt_probe(tt, current_key(P), np.int64(0))
         sink[0] += move + stored_depth
     elif piece == 6:
         sink[0] += 1 if in_check(P, T) else 0
     elif piece == 9:
-        sink[0] += nn_evaluate(P, T, S.nn_acc, S.stack, ply)
+        sink[0] += network_eval(P, T, S.nn_acc, S.stack, ply)
     if depth == 0:
         return np.int64(1)
     end = generate_moves(P, T, moves, start, GEN_ALL)

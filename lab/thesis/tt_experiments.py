@@ -30,12 +30,12 @@ from pathlib import Path
 
 import click
 
+from lab.statistics import SCHEMES
 from lab.thesis.experiments import read_rows, run_grid
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
-SCHEMES = ["DEEP", "NEW", "OLD", "BIG1", "BIGALL", "TwoDEEP", "TwoBig1"]
 NOISE_SCHEMES_QUICK = ["DEEP", "TwoDEEP", "TwoBig1"]
 NOISE_SCHEMES = ["DEEP", "BIG1", "TwoDEEP", "TwoBig1"]
 
