@@ -265,39 +265,13 @@ class Searcher:
             new_generation: bool = True, keep_stop: bool = False) -> Result:
         """Search `board` (an engine.board.Board; it is restored on return). keep_stop: a
         `stop` given since `clear_stop()` ends this search at once."""
-        self.join_helpers()
-        self._board = board            # at the root whenever a line is reported
-        S = self.S
-        ctrl = S.ctrl
-        if not keep_stop:
-            self.clear_stop()
-        ctrl[K_STOP + 1:] = 0   # every field but the stop flag (field 0)
-        ctrl[K_PROFILE] = self.profile
-        set_store_rules(tt, self.profile == PROFILE_PLAY)
-        # The paper profile (the thesis' experiments) is single-threaded and deterministic.
-        threaded = self.profile == PROFILE_PLAY and len(self.helpers) > 0
-        if not threaded:
-            self.helpers.idle()
-        set_sharing(tt, threaded)
-        # `go nodes N` counts every thread's nodes: each gets an equal share of N.
-        threads = len(self.helpers) + 1 if threaded else 1
-        ctrl[K_MAX_NODES] = -(-limits.nodes // threads) if limits.nodes else 0
-        clear_move_ordering(S)
-        if new_generation:
-            tt_new_search(tt)
+        threaded = self._prepare(board, tt, limits, new_generation, keep_stop)
         result = Result()
         order = self._initial_order(board, limits.searchmoves)
         if len(order) == 0:
             return result
         result.best_move = int(order[0])
-        with self._timer_lock:
-            start = time.perf_counter()
-            self._clock = limits.started_at if limits.started_at is not None else start
-            self._limits = limits
-            self._arm_timer(None if limits.hard_time is None
-                            else limits.hard_time - (start - self._clock))
-        paper = self.profile == PROFILE_PAPER
-        max_depth = limits.max_depth
+        start = self._start_clock(limits)
         lines = max(1, min(limits.multipv, len(order)))
         prev_lines = [[] for _ in range(lines)]
         scores = [0] * lines
@@ -305,64 +279,16 @@ class Searcher:
         iteration_started = time.perf_counter()
         try:
             if threaded:
-                self.helpers.start(board, tt, order, max_depth, ctrl, self.profile)
-            for depth in range(1, max_depth + 1):
-                done: List[int] = []
-                found: List[Tuple[int, List[int]]] = []   # (score, pv) of each finished line
-                node_counts = {}
-                completed = True
-                for line in range(lines):
-                    remaining = np.array([m for m in order if m not in done], dtype=np.int64)
-                    load_root(self.S, remaining)
-                    prev = prev_lines[line]
-                    S.stack[:len(prev), STACK_PREV_PV] = prev
-                    ctrl[K_PREV_PV_LEN] = len(prev)
-                    value = self._aspiration(board, tt, depth, scores[line], paper,
-                                             line == 0, on_iteration, result, line + 1)
-                    for i in range(len(remaining)):
-                        node_counts[int(S.root_moves[i])] = int(S.root_nodes[i])
-                    if ctrl[K_STOP]:
-                        completed = False
-                        # A stopped iteration replaces the last best move only with a move
-                        # it proved better: one that beat alpha at full depth, or failed
-                        # high at the root (its re-search cut short).
-                        proven = self._fail_high_move
-                        beat_alpha = ctrl[K_ROOT_BEST] and ctrl[K_ROOT_COMPLETED] >= 1
-                        if beat_alpha:
-                            proven = int(ctrl[K_ROOT_BEST])
-                        if line == 0 and proven and proven != result.best_move:
-                            result.best_move, result.ponder_move = proven, 0
-                            if beat_alpha:   # (a fail high was reported when it happened)
-                                self._report_proven(on_iteration, result, tt, depth)
-                        break
-                    pv = [int(m) for m in S.pv[0, :S.stack[0, STACK_PV_LEN]]]
-                    found.append((value, pv))
-                    done.append(pv[0])
-                # MultiPV: a later line can outscore an earlier one (pruning and the table
-                # make searches of different windows disagree), so the lines are ranked by
-                # score before they are reported; the best of them is the best move.
-                found.sort(key=lambda item: -item[0])
-                done = [pv[0] for _, pv in found]
-                for line, (value, pv) in enumerate(found):
-                    prev_lines[line] = pv
-                    scores[line] = value
-                    self._report(on_iteration, result, tt, depth, value, None, pv, line + 1)
-                if found:
-                    value, pv = found[0]
-                    if pv[0] != result.best_move and depth > 1:
-                        stretch = max(stretch, BEST_MOVE_CHANGE_STRETCH)
-                    if depth > 1 and value < result.score - SCORE_DROP_MARGIN:
-                        stretch = max(stretch, SCORE_DROP_STRETCH)
-                    result.best_move = pv[0]
-                    result.ponder_move = pv[1] if len(pv) > 1 else 0
-                    result.score = value
-                    result.depth = depth
+                self.helpers.start(board, tt, order, limits.max_depth, self.S.ctrl,
+                                   self.profile)
+            for depth in range(1, limits.max_depth + 1):
+                found, node_counts, completed = self._iteration(
+                    board, tt, depth, order, prev_lines, scores, on_iteration, result)
+                stretch = self._adopt(found, depth, prev_lines, scores, stretch, tt,
+                                      on_iteration, result)
                 if not completed:
                     break
-                # Next iteration: the lines found first (in order), then by subtree size.
-                rest = [m for m in order if m not in done]
-                rest.sort(key=lambda m: -node_counts.get(int(m), 0))
-                order = np.array(done + rest, dtype=np.int64)
+                order = self._next_order(order, [pv[0] for _, pv in found], node_counts)
                 now = time.perf_counter()
                 last_iteration, iteration_started = now - iteration_started, now
                 if self._should_stop(limits, result, stretch, len(order), last_iteration):
@@ -382,6 +308,118 @@ class Searcher:
         result.nodes = self.nodes
         result.seconds = time.perf_counter() - start
         return result
+
+    # -- the steps of `run` ----------------------------------------------------------------
+    def _prepare(self, board, tt, limits: Limits, new_generation: bool,
+                 keep_stop: bool) -> bool:
+        """Reset the kernel's control array, the move ordering and (unless told otherwise)
+        the table's generation for a new search; returns whether helper threads join it."""
+        self.join_helpers()
+        self._board = board            # at the root whenever a line is reported
+        ctrl = self.S.ctrl
+        if not keep_stop:
+            self.clear_stop()
+        ctrl[K_STOP + 1:] = 0   # every field but the stop flag (field 0)
+        ctrl[K_PROFILE] = self.profile
+        set_store_rules(tt, self.profile == PROFILE_PLAY)
+        # The paper profile (the thesis' experiments) is single-threaded and deterministic.
+        threaded = self.profile == PROFILE_PLAY and len(self.helpers) > 0
+        if not threaded:
+            self.helpers.idle()
+        set_sharing(tt, threaded)
+        # `go nodes N` counts every thread's nodes: each gets an equal share of N.
+        threads = len(self.helpers) + 1 if threaded else 1
+        ctrl[K_MAX_NODES] = -(-limits.nodes // threads) if limits.nodes else 0
+        clear_move_ordering(self.S)
+        if new_generation:
+            tt_new_search(tt)
+        return threaded
+
+    def _start_clock(self, limits: Limits) -> float:
+        """Start the search's clock (from `limits.started_at` when the protocol saw `go`
+        earlier) and arm the hard-time timer; returns the moment the search starts."""
+        with self._timer_lock:
+            start = time.perf_counter()
+            self._clock = limits.started_at if limits.started_at is not None else start
+            self._limits = limits
+            self._arm_timer(None if limits.hard_time is None
+                            else limits.hard_time - (start - self._clock))
+        return start
+
+    def _iteration(self, board, tt, depth: int, order: np.ndarray, prev_lines, scores,
+                   on_iteration, result: Result):
+        """One iteration: each MultiPV line in turn, over the root moves the earlier lines
+        left. Returns ((score, pv) of each line finished, subtree size of each root move,
+        whether the iteration completed). A stopped iteration may still change the best
+        move, to one it proved better."""
+        S, ctrl = self.S, self.S.ctrl
+        paper = self.profile == PROFILE_PAPER
+        done: List[int] = []
+        found: List[Tuple[int, List[int]]] = []
+        node_counts = {}
+        for line in range(len(prev_lines)):
+            remaining = np.array([m for m in order if m not in done], dtype=np.int64)
+            load_root(S, remaining)
+            prev = prev_lines[line]
+            S.stack[:len(prev), STACK_PREV_PV] = prev
+            ctrl[K_PREV_PV_LEN] = len(prev)
+            value = self._aspiration(board, tt, depth, scores[line], paper,
+                                     line == 0, on_iteration, result, line + 1)
+            for i in range(len(remaining)):
+                node_counts[int(S.root_moves[i])] = int(S.root_nodes[i])
+            if ctrl[K_STOP]:
+                if line == 0:
+                    self._adopt_proven_move(result, tt, depth, on_iteration)
+                return found, node_counts, False
+            pv = [int(m) for m in S.pv[0, :S.stack[0, STACK_PV_LEN]]]
+            found.append((value, pv))
+            done.append(pv[0])
+        return found, node_counts, True
+
+    def _adopt_proven_move(self, result: Result, tt, depth: int, on_iteration) -> None:
+        """A stopped iteration replaces the last best move only with a move it proved
+        better: one that beat alpha at full depth, or failed high at the root (its
+        re-search cut short)."""
+        ctrl = self.S.ctrl
+        proven = self._fail_high_move
+        beat_alpha = ctrl[K_ROOT_BEST] and ctrl[K_ROOT_COMPLETED] >= 1
+        if beat_alpha:
+            proven = int(ctrl[K_ROOT_BEST])
+        if proven and proven != result.best_move:
+            result.best_move, result.ponder_move = proven, 0
+            if beat_alpha:   # (a fail high was reported when it happened)
+                self._report_proven(on_iteration, result, tt, depth)
+
+    def _adopt(self, found, depth: int, prev_lines, scores, stretch: float, tt,
+               on_iteration, result: Result) -> float:
+        """Rank the finished lines by score, report them, and take the best as the result;
+        returns the time stretch, raised when the best move changes or its score drops.
+        (MultiPV: a later line can outscore an earlier one, since pruning and the table
+        make searches of different windows disagree.)"""
+        found.sort(key=lambda item: -item[0])
+        for line, (value, pv) in enumerate(found):
+            prev_lines[line] = pv
+            scores[line] = value
+            self._report(on_iteration, result, tt, depth, value, None, pv, line + 1)
+        if found:
+            value, pv = found[0]
+            if pv[0] != result.best_move and depth > 1:
+                stretch = max(stretch, BEST_MOVE_CHANGE_STRETCH)
+            if depth > 1 and value < result.score - SCORE_DROP_MARGIN:
+                stretch = max(stretch, SCORE_DROP_STRETCH)
+            result.best_move = pv[0]
+            result.ponder_move = pv[1] if len(pv) > 1 else 0
+            result.score = value
+            result.depth = depth
+        return stretch
+
+    @staticmethod
+    def _next_order(order: np.ndarray, done: List[int], node_counts) -> np.ndarray:
+        """The next iteration's root order: the lines found, best first, then the other
+        moves by the size of their subtrees."""
+        rest = [m for m in order if m not in done]
+        rest.sort(key=lambda m: -node_counts.get(int(m), 0))
+        return np.array(done + rest, dtype=np.int64)
 
     def _vote(self, result: Result, finished, tt, on_iteration) -> None:
         """Play what the threads vote for (engine.threads.vote); report its line if the
