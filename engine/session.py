@@ -22,7 +22,7 @@ class Session:
 
     The table is sized by `hash_mb` (UCI Hash) or `positions` (the thesis' experiments);
     `use` is one of engine.tt_research.TABLE_USES ("none" searches without a table);
-    `distinct_keys` > 0 counts the distinct keys stored (experiments; see engine.tt);
+    `distinct_keys` > 0 counts the distinct keys stored (experiments; see engine.tt_research);
     `pv_plies` = n in 1..5 stores an n-ply line per entry, which the paper profile follows
     (thesis 2.7.3; see engine.search). `choices` sets what the thesis leaves open
     (engine.tt_research.OPEN_CHOICES, e.g. ties_new=False)."""

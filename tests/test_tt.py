@@ -52,7 +52,7 @@ def test_pack_round_trip(move, score, depth):
 
 
 def test_pack_matches_the_documented_layout():
-    """Word 1 of a slot as engine/tt.py and docs/architecture.md document it: move in bits
+    """Word 1 of a slot as engine/tt_layout.py and docs/architecture.md document it: move in bits
     0-15, score + 32768 in 16-31, depth in 32-39, bound in 40-41, generation in 42-49,
     the used flag in bit 50. Worked out by hand for two entries."""
     assert L.pack_data(0x1234, -5, 9, EXACT, 3, 1) == \
