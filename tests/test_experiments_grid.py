@@ -126,7 +126,7 @@ def test_old_rows_are_read_skipped_and_migrated(tmp_path):
     rows = X.read_rows(path)
     assert [(r["nodes"], r["key_seed"], r["commit"]) for r in rows] == [("1000", "", "abc"), ("990", "1", "")]
     assert X.cells_to_do([CELL, seeded], rows) == []
-    assert X.FIELDS[-1] == "pv_plies"
+    assert X.FIELDS[-3:] == ["python", "numba", "twobig"]    # new columns come last
 
 
 def test_pv_plies_cells_run_and_are_filed_apart(tmp_path):
@@ -136,11 +136,51 @@ def test_pv_plies_cells_run_and_are_filed_apart(tmp_path):
     cfg = dict(test_set="middle:2", scheme="TwoBig1", positions_k=1, stamping=True)
     jobs = [("npv", dict(cfg, pv_plies=plies), [5]) for plies in (1, 5)]
     assert X.run_grid(jobs, path, serial=True, progress=False) == 2
-    rows = {X.key_of(r)[-1]: r for r in X.read_rows(path)}
+    rows = {int(r["pv_plies"]): r for r in X.read_rows(path)}
     assert sorted(rows) == [1, 5]
     assert rows[1]["pv_plies"] == "1" and rows[5]["pv_plies"] == "5"
     assert rows[1]["line_moves"] == "0" and int(rows[5]["line_moves"]) > 0
     assert X.run_grid(jobs, path, serial=True, progress=False) == 0
+
+
+def test_choices_cells_are_filed_apart_with_their_versions(tmp_path):
+    """A cell with an open choice set is another row than the default one; every row names
+    the Python, numba and TwoBig versions it ran with; without quiescence nodes in the
+    subtree sizes a BIG1 search still counts the same nodes."""
+    import platform
+
+    import numba
+
+    import engine
+    path = tmp_path / "choices.csv"
+    cfg = dict(test_set="middle:2", scheme="BIG1", positions_k=1, stamping=False)
+    jobs = [("robustness", dict(cfg, choices=c), [3]) for c in ("", "size_qnodes=0")]
+    assert X.run_grid(jobs, path, serial=True, progress=False) == 2
+    rows = {r["choices"]: r for r in X.read_rows(path)}
+    assert sorted(rows) == ["", "size_qnodes=0"]
+    for row in rows.values():
+        assert (row["python"], row["numba"], row["twobig"]) == (
+            platform.python_version(), numba.__version__, engine.__version__)
+    assert X.run_grid(jobs, path, serial=True, progress=False) == 0
+    assert X.parse_choices("ties_new=0, leaf_cut=1") == dict(ties_new=False, leaf_cut=True)
+
+
+def test_the_cell_selector_and_a_forced_rerun(script):
+    """--scheme/--size/--depth/--use keep the matching cells, cut to the depths asked for;
+    --force drops exactly the rows of the selected cells."""
+    cells = script.plan(False)
+    chosen = script.select(cells, ["twobig1"], {256}, {8}, True, {"exact", "bounds"})
+    assert chosen and all(e == "move_score" and c["scheme"] == "TwoBig1"
+                          and c["positions_k"] == 256 and c["use"] in ("exact", "bounds")
+                          and d == [8] for e, c, d in chosen)
+    middle = script.select(cells, ["DEEP"], {8}, {4}, False)
+    assert all(d == [4] for _, _, d in middle) and middle
+    keep = {"experiment": "schemes", "test_set": "middle", "scheme": "TwoBig1",
+            "positions_k": "8", "stamping": "True", "use": "full", "key_bits": "64",
+            "key_seed": "", "depth": "7", "pv_plies": "1", "choices": "", "nodes": "1"}
+    drop = dict(keep, experiment="move_score", test_set="short", positions_k="256",
+                use="exact", depth="8")
+    assert X.without_cells([keep, drop], chosen) == [keep]
 
 
 def test_plan_cells_are_unique_and_repeat_headline_cells_with_key_seeds(script):

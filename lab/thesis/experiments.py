@@ -170,6 +170,16 @@ class RunConfig(NamedTuple):
     key_bits: int = 64
     key_seed: Optional[int] = None   # None: Polyglot keys; else `key_tables(key_seed)`
     pv_plies: int = 1        # 2.7.3: an n-ply line per entry (1: the best move only)
+    choices: str = ""        # open choices away from their defaults: "ties_new=0,leaf_cut=1"
+
+
+def parse_choices(text: str) -> Dict[str, bool]:
+    """RunConfig.choices as keyword arguments of engine.tt_research.set_open_choices."""
+    out = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, _, value = item.partition("=")
+        out[name] = value.strip() not in ("0", "false", "False", "")
+    return out
 
 
 def positions_for(test_set: str) -> List[TestPosition]:
@@ -226,7 +236,7 @@ def run_config(config: RunConfig, depths: List[int]) -> Dict[int, Dict[str, obje
                       scheme=scheme_index(config.scheme), aging=config.stamping,
                       key_bits=config.key_bits, use=config.use,
                       distinct_keys=0 if config.stamping else DISTINCT_KEYS_PER_SEARCH,
-                      pv_plies=config.pv_plies)
+                      pv_plies=config.pv_plies, choices=parse_choices(config.choices))
     positions = positions_for(config.test_set)
 
     passes = [[d] for d in depths] if config.stamping else [sorted(depths)]
@@ -308,14 +318,65 @@ def feldmann_expected(m: float, n: float) -> float:
 
 # -- cells, the CSV and the grid ---------------------------------------------------------
 # A cell (a "job"): (experiment name, configuration without depth as a dict, depths).
-# Its rows: one per depth, with the FIELDS below (old CSVs lack the later columns: they
-# read as empty; an empty pv_plies is 1, what every row before that column ran).
-FIELDS = ["experiment", "test_set", "scheme", "positions_k", "stamping", "use", "key_bits",
-          "key_seed", "depth", "positions", "nodes", "qnodes", "horizon_leaves", "thesis_nodes",
-          "probes", "hits", "cut_exact", "cut_lower", "cut_upper", "window", "stores", "updates",
-          "collisions", "replaced", "refused", "empty_fills", "type1", "type1_caught", "filled",
-          "entries", "expected_collisions", "seconds", "commit", "per_position",
-          "per_position_thesis", "distinct", "line_moves", "pv_plies"]
+# Its rows: one per depth, with the COLUMNS below, in this order. This table is also the CSV's
+# data dictionary (docs/experiments/README.md prints it). Old CSVs lack the later columns:
+# they read as empty (an empty pv_plies is 1 and an empty `choices` the defaults, what every
+# row before those columns ran; empty versions are unknown).
+COLUMNS = [
+    ("experiment", "the part of the grid: schemes, no_table, move_score, npv, collisions, "
+                   "type1, noise, extrapolation, robustness"),
+    ("test_set", "middle (the thesis' 94 positions), middle44 (games 1-3), short (the 18 "
+                 "Kasparov-Short positions), endgame (104 positions), endgame21 (21 consecutive "
+                 "positions of one game); NAME:N is the first N"),
+    ("scheme", "replacement scheme (engine/tt_registry.py)"),
+    ("positions_k", "table size in K positions (1K = 1024 entries)"),
+    ("stamping", "True: time stamping, the table kept from one position to the next; False: "
+                 "a cleared table per position"),
+    ("use", "what the search may use of an entry (thesis 2.7.2): none, move, score, exact, "
+            "bounds, full; the exact-only and bounds-only tables store only that kind"),
+    ("key_bits", "key bits a probe compares (type-1 error runs; 64 otherwise)"),
+    ("key_seed", "Zobrist key set: empty = Polyglot's keys, N = seeded random keys"),
+    ("depth", "search depth in plies"),
+    ("positions", "positions searched"),
+    ("nodes", "all nodes, summed over the positions: interior + leaves + quiescence nodes"),
+    ("qnodes", "of which quiescence nodes (the horizon leaf that starts a quiescence search "
+               "included)"),
+    ("horizon_leaves", "full-width calls at depth 0 (each the root of a quiescence search)"),
+    ("thesis_nodes", "the thesis' count: nodes - qnodes + horizon_leaves (interior nodes and "
+                     "horizon leaves)"),
+    ("probes", "table lookups, quiescence lookups included (deepest depth of the cell only)"),
+    ("hits", "lookups that found the position, quiescence lookups included"),
+    ("cut_exact", "searches ended by a stored exact score"),
+    ("cut_lower", "cut-offs by a stored lower bound"),
+    ("cut_upper", "cut-offs by a stored upper bound"),
+    ("window", "stored bounds that narrowed the window without a cut-off"),
+    ("stores", "store attempts"),
+    ("updates", "stores that found their own position in the bucket"),
+    ("collisions", "stores of a new position into a full bucket (type-2 collisions)"),
+    ("replaced", "positions overwritten by another"),
+    ("refused", "stores the policy declined"),
+    ("empty_fills", "stores into an empty slot"),
+    ("type1", "probes matching the compared key bits but not the full key"),
+    ("type1_caught", "stored moves refused by the legality check"),
+    ("filled", "slots holding an entry after the searches (summed per search without stamping)"),
+    ("entries", "positions the table holds"),
+    ("expected_collisions", "equation 2.2's E summed over the searches (no stamping)"),
+    ("seconds", "wall time of the whole cell (all its depths), not per row"),
+    ("commit", "the commit measured; -dirty: the engine had uncommitted edits"),
+    ("per_position", "nodes of each position, space-separated in test-set order"),
+    ("per_position_thesis", "the thesis' count of each position, same order"),
+    ("distinct", "distinct keys stored, summed over the searches (no stamping): eq. 2.2's M"),
+    ("line_moves", "nodes that ordered an ancestor's stored line move first (2.7.3)"),
+    ("pv_plies", "n of the n-ply line stored per entry (2.7.3); 1: the best move only"),
+    ("unused_kind", "stores skipped because the search may not use their kind of score "
+                    "(exact-only and bounds-only runs)"),
+    ("choices", "the open choices (engine/tt_research.py OPEN_CHOICES) set away from their "
+                "defaults, e.g. ties_new=0; empty: the defaults"),
+    ("python", "Python version of the process that ran the cell"),
+    ("numba", "numba version"),
+    ("twobig", "TwoBig version (engine.__version__)"),
+]
+FIELDS = [name for name, _ in COLUMNS]
 
 
 def _seed_text(seed) -> str:
@@ -331,14 +392,26 @@ def row_key(experiment, cfg, depth) -> tuple:
     """The identity of a row of cell (experiment, cfg) at `depth` (see `key_of`)."""
     return (experiment, cfg["test_set"], cfg["scheme"], int(cfg["positions_k"]),
             str(bool(cfg["stamping"])), cfg.get("use", "full"), int(cfg.get("key_bits", 64)),
-            _seed_text(cfg.get("key_seed")), int(depth), _plies(cfg.get("pv_plies")))
+            _seed_text(cfg.get("key_seed")), int(depth), _plies(cfg.get("pv_plies")),
+            cfg.get("choices", ""))
 
 
 def key_of(row) -> tuple:
     """The identity of a CSV row: what its cell ran, not what it measured."""
     return (row["experiment"], row["test_set"], row["scheme"], int(row["positions_k"]),
             row["stamping"], row["use"], int(row["key_bits"]), _seed_text(row.get("key_seed")),
-            int(row["depth"]), _plies(row.get("pv_plies")))
+            int(row["depth"]), _plies(row.get("pv_plies")), row.get("choices") or "")
+
+
+def versions() -> Dict[str, str]:
+    """The software a row was measured with (the commit is added by run_grid)."""
+    import platform
+
+    import numba
+
+    import engine
+    return dict(python=platform.python_version(), numba=numba.__version__,
+                twobig=engine.__version__)
 
 
 def run_cell(job) -> List[dict]:
@@ -352,7 +425,7 @@ def run_cell(job) -> List[dict]:
     rows = []
     for depth, values in sorted(results.items()):
         row = {"experiment": experiment, "use": "full", "key_bits": 64, "pv_plies": 1, **cfg,
-               "depth": depth, "seconds": round(seconds, 1)}
+               "depth": depth, "seconds": round(seconds, 1), **versions()}
         row["stamping"] = str(bool(cfg["stamping"]))
         row["key_seed"] = _seed_text(cfg.get("key_seed"))
         row.update(values)
@@ -391,13 +464,7 @@ def open_results(path):
     empty), so that appended rows line up with the header."""
     path = Path(path)
     if path.exists() and path.stat().st_size and _header(path) != FIELDS:
-        rows = read_rows(path)
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=FIELDS, extrasaction="ignore")
-            writer.writeheader()
-            writer.writerows(rows)
-        os.replace(tmp, path)
+        rewrite_rows(path, read_rows(path))
     new_file = not path.exists() or path.stat().st_size == 0
     handle = open(path, "a", newline="")
     writer = csv.DictWriter(handle, fieldnames=FIELDS, extrasaction="ignore")
@@ -408,9 +475,33 @@ def open_results(path):
 
 
 def cells_to_do(jobs, rows) -> list:
-    """The cells of `jobs` with a row missing from `rows`."""
+    """The cells of `jobs` with a row missing from `rows`, each cut to its missing depths
+    (a grid that gains depths runs only those)."""
     done = {key_of(r) for r in rows}
-    return [job for job in jobs if any(row_key(job[0], job[1], d) not in done for d in job[2])]
+    todo = []
+    for experiment, cfg, depths in jobs:
+        missing = [d for d in depths if row_key(experiment, cfg, d) not in done]
+        if missing:
+            todo.append((experiment, cfg, missing))
+    return todo
+
+
+def without_cells(rows, jobs) -> list:
+    """`rows` less those of the cells of `jobs` (at the jobs' depths): what a forced rerun
+    of these cells replaces."""
+    dropped = {row_key(experiment, cfg, d) for experiment, cfg, depths in jobs for d in depths}
+    return [row for row in rows if key_of(row) not in dropped]
+
+
+def rewrite_rows(path, rows) -> None:
+    """Write `rows` as the whole CSV at `path` (header FIELDS), atomically."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    os.replace(tmp, path)
 
 
 _SET_SIZES = {"middle": 94, "middle44": 44, "short": 18, "endgame": 104, "endgame21": 21}

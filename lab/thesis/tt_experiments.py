@@ -8,6 +8,8 @@
     python -m lab.thesis.tt_experiments --scheduler tcp://HOST:8786   # on any Dask cluster
     python -m lab.thesis.tt_experiments --serial         # in this process, no Dask
     python -m lab.thesis.tt_experiments --report-only    # rebuild report + plots from the CSV
+    python -m lab.thesis.tt_experiments --only move_score --scheme TwoBig1 --size 256 \
+        --depth 8 --force                                # rerun one cell, replacing its rows
 
 The grid is a list of cells (lab.thesis.experiments.run_grid): each cell is one configuration
 (test set, scheme, table size, time stamping, table use, key bits, Zobrist key set) over
@@ -31,7 +33,7 @@ from pathlib import Path
 import click
 
 from lab.statistics import SCHEMES
-from lab.thesis.experiments import read_rows, run_grid
+from lab.thesis.experiments import read_rows, rewrite_rows, run_grid, without_cells
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -47,7 +49,14 @@ THESIS_DEPTHS = dict(middle=7, middle44=8, endgame=10, move_score=8, move_score_
                      extrapolation=9)
 EXTRAPOLATION_SET = "middle:16"   # the first 16 of the 94 positions (9 ply costs)
 EXPERIMENTS = ["schemes", "schemes44", "endgame", "no_table", "move_score", "npv",
-               "collisions", "type1", "noise", "extrapolation"]
+               "collisions", "type1", "noise", "extrapolation", "robustness"]
+
+# The robustness study: the headline contrasts (TwoBig1 vs TwoDEEP, BIG1 vs DEEP, two-level
+# vs one-level) under each choice the thesis leaves open, one at a time (engine/tt_research.py
+# OPEN_CHOICES), with the Zobrist key set as a replicated factor.
+ROBUST_SCHEMES = ["DEEP", "BIG1", "TwoDEEP", "TwoBig1"]
+ROBUST_CHOICES = ["", "ties_new=0", "size_qnodes=0", "leaf_cut=1"]
+ROBUST_KEY_SETS = 8
 
 
 def plan(quick: bool, max_depth: int = None, key_seeds: int = None, endgame_depth: int = None):
@@ -89,10 +98,11 @@ def plan(quick: bool, max_depth: int = None, key_seeds: int = None, endgame_dept
             for size in sizes44:
                 runs.append(("schemes", dict(test_set="middle44", scheme=scheme,
                                              positions_k=size, stamping=stamping), [depth44]))
+    # The endgame from 3 ply (Figure 2.11's depths; with stamping each depth is a pass).
     for scheme in SCHEMES:
         for size in end_sizes:
             runs.append(("schemes", dict(test_set="endgame", scheme=scheme, positions_k=size,
-                                         stamping=True), [endgame_depth]))
+                                         stamping=True), list(range(3, endgame_depth + 1))))
     # Figure 2.10 and the no-table line of the plots: the search without a table (one search
     # per position gives every depth).
     runs.append(("no_table", dict(test_set="middle", scheme="TwoBig1", positions_k=sizes[0],
@@ -136,7 +146,36 @@ def plan(quick: bool, max_depth: int = None, key_seeds: int = None, endgame_dept
         for scheme in SCHEMES:
             runs.append(("extrapolation", dict(test_set=test_set, scheme=scheme,
                                                positions_k=size, stamping=False), [depth]))
+    robust_sets = 2 if quick else ROBUST_KEY_SETS
+    for stamping in ((False,) if quick else (True, False)):
+        for choices in ROBUST_CHOICES:
+            for seed in range(1, robust_sets + 1):
+                for scheme in ROBUST_SCHEMES:
+                    for size in (sizes[:1] if quick else sizes):
+                        runs.append(("robustness", dict(
+                            test_set="middle", scheme=scheme, positions_k=size,
+                            stamping=stamping, key_seed=seed, choices=choices),
+                            [depths[-1]] if stamping else depths))
     return runs
+
+
+def select(cells, schemes=None, sizes=None, depths=None, stamping=None, uses=None):
+    """The cells of the given schemes, sizes (K), stamping and table uses, cut to the given
+    depths (cells left without a depth are dropped); None selects all."""
+    out = []
+    for experiment, cfg, cell_depths in cells:
+        if uses and cfg.get("use", "full") not in uses:
+            continue
+        if schemes and cfg["scheme"].upper() not in {s.upper() for s in schemes}:
+            continue
+        if sizes and cfg["positions_k"] not in sizes:
+            continue
+        if stamping is not None and cfg["stamping"] != stamping:
+            continue
+        kept = [d for d in cell_depths if not depths or d in depths]
+        if kept:
+            out.append((experiment, cfg, kept))
+    return out
 
 
 def experiment_of(cell) -> str:
@@ -176,14 +215,23 @@ def source_commit() -> str:
               help="Run only these parts of the grid: " + ", ".join(EXPERIMENTS) + ".")
 @click.option("--stamping", type=click.Choice(["on", "off"]), default=None,
               help="Run only the cells with time stamping on (or off).")
-@click.option("--sizes", default=None, metavar="K[,K]",
+@click.option("--size", "--sizes", "sizes", default=None, metavar="K[,K]",
               help="Run only the cells of these table sizes (in K positions).")
+@click.option("--scheme", "schemes", default=None, metavar="NAME[,NAME]",
+              help="Run only the cells of these schemes.")
+@click.option("--depth", "depths", default=None, metavar="D[,D]",
+              help="Run only these depths of the cells.")
+@click.option("--use", "uses", default=None, metavar="USE[,USE]",
+              help="Run only the cells of these table uses (2.7.2: none, move, score, exact, "
+                   "bounds, full).")
+@click.option("--force", is_flag=True,
+              help="Run the selected cells again, replacing their rows in the CSV.")
 @click.option("--key-seeds", default=None, type=int,
               help="Seeded Zobrist key sets repeating the headline cells [default: 2 quick, 3 full].")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Output folder.")
 @click.option("--report-only", is_flag=True, help="Only rebuild the report from the CSV.")
 def main(quick, jobs, scheduler, serial, max_depth, endgame_depth, only, stamping, sizes,
-         key_seeds, out, report_only):
+         schemes, depths, uses, force, key_seeds, out, report_only):
     out_dir = Path(out) if out else DOCS / "experiments" / ("quick" if quick else "")
     out_dir.mkdir(parents=True, exist_ok=True)
     csv_path = out_dir / "results.csv"
@@ -198,11 +246,15 @@ def main(quick, jobs, scheduler, serial, max_depth, endgame_depth, only, stampin
             if unknown:
                 raise click.BadParameter(f"unknown: {', '.join(sorted(unknown))}", param_hint="--only")
             cells = [cell for cell in cells if experiment_of(cell) in wanted]
-        if stamping:
-            cells = [cell for cell in cells if cell[1]["stamping"] == (stamping == "on")]
-        if sizes:
-            wanted_sizes = {int(k) for k in sizes.split(",")}
-            cells = [cell for cell in cells if cell[1]["positions_k"] in wanted_sizes]
+        cells = select(cells, schemes.split(",") if schemes else None,
+                       {int(k) for k in sizes.split(",")} if sizes else None,
+                       {int(d) for d in depths.split(",")} if depths else None,
+                       None if stamping is None else stamping == "on",
+                       set(uses.split(",")) if uses else None)
+        if force:
+            kept = without_cells(read_rows(csv_path), cells)
+            click.echo(f"--force: {len(read_rows(csv_path)) - len(kept)} rows replaced")
+            rewrite_rows(csv_path, kept)
         ran = run_grid(cells, csv_path, scheduler=scheduler,
                        workers=jobs, serial=serial, commit=source_commit(), echo=click.echo)
         if ran:
