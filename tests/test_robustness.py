@@ -1,0 +1,45 @@
+"""lab/thesis/robustness.py: the contrasts under each open choice, their hierarchical
+bootstrap over key sets, games and positions, and the verdicts of the section."""
+import numpy as np
+
+from lab.thesis import robustness as R
+
+GAMES = ["g1", "g1", "g2", "g2", "g3", "g3"]
+
+
+def _row(scheme, counts, choice="", seed="1", stamping="False"):
+    text = " ".join(str(c) for c in counts)
+    return {"experiment": "robustness", "scheme": scheme, "positions_k": "8",
+            "stamping": stamping, "depth": "5", "choices": choice, "key_seed": seed,
+            "per_position": text, "per_position_thesis": text}
+
+
+def test_the_interval_holds_the_estimate_and_resamples_whole_games_when_stamped():
+    rng = np.random.default_rng(3)
+    b = rng.integers(900, 1100, size=(4, 6)).astype(float)
+    a = b * 0.9
+    estimate, low, high = R.hierarchical_interval(a, b, GAMES, blocks=False, resamples=500)
+    assert abs(estimate + 10.0) < 1e-9 and low <= estimate <= high
+    # a uniform 10% saving is -10% in every resample, with or without blocks
+    assert abs(low + 10.0) < 1e-6 and abs(high + 10.0) < 1e-6
+    # one game much better than the others: resampling games widens the interval
+    a2 = b.copy()
+    a2[:, :2] *= 0.5
+    _, low2, high2 = R.hierarchical_interval(a2, b, GAMES, blocks=True, resamples=500)
+    assert high2 - low2 > 1.0
+
+
+def test_a_contrast_that_flips_with_a_choice_is_reported_as_depending_on_it():
+    rows = []
+    for seed in ("1", "2"):
+        for choice, big in (("", 0.9), ("ties_new=0", 1.1)):
+            rows += [_row("DEEP", [1000] * 6, choice, seed), _row("TwoDEEP", [1000] * 6, choice, seed),
+                     _row("BIG1", [int(1000 * big)] * 6, choice, seed),
+                     _row("TwoBig1", [int(1000 * big)] * 6, choice, seed)]
+    results = R.analyse(rows, GAMES)
+    assert abs(results[("BIG1 vs DEEP", 8, False, 5, "")][0] + 10.0) < 1e-9
+    assert abs(results[("BIG1 vs DEEP", 8, False, 5, "ties_new=0")][0] - 10.0) < 1e-9
+    text = "\n".join(R.section(rows, GAMES))
+    assert "changes with: ties keep the stored entry" in text
+    assert "BIG1 vs DEEP: depends on the engine's choices at 1 of 1 points" in text
+    assert R.section([], GAMES) == []
