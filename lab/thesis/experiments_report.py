@@ -7,7 +7,7 @@ import math
 import os
 from collections import defaultdict
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 from lab.thesis.reproduction import Grid, doubling_size, write as write_claims
 from lab.statistics import RESAMPLES, SCHEMES, TWO_LEVEL, as_number, compare, format_k
@@ -400,4 +400,20 @@ def write_report(rows, out_dir: Path, quick: bool, claims_path: Optional[Path] =
     lines += ["## The thesis' claims", "",
               f"Every claim of the chapter, checked against these rows: [{claims.name}]({link}) "
               "(generated with this report).", ""]
+    lines += _data_dictionary()
     (out_dir / "README.md").write_text("\n".join(lines) + "\n")
+
+
+def _data_dictionary() -> List[str]:
+    """The columns of results.csv and what each holds (lab.thesis.experiments.COLUMNS)."""
+    from lab.thesis.experiments import COLUMNS
+    lines = ["## The columns of results.csv", "",
+             "One row per cell and depth. A cell is one configuration (the columns from "
+             "`experiment` to `key_seed`, with `pv_plies` and `choices`) over its depths; "
+             "`python -m lab.thesis.tt_experiments --only E --scheme S --size K --depth D "
+             "--force` runs one again, replacing its rows. Counters cover the deepest depth "
+             "of a cell only where it searched all its depths in one pass (no time stamping). "
+             "Empty version columns: rows measured before those columns existed.", "",
+             "| column | meaning |", "|---|---|"]
+    lines += [f"| `{name}` | {meaning} |" for name, meaning in COLUMNS]
+    return lines + [""]
