@@ -20,6 +20,9 @@ HARD_SHARE = 0.5           # ...nor let a move run past this share of it (a Pyth
                            # on a loaded machine overshoots a limit by tens of ms)
 HARD_OVER_IDEAL = 3.0      # the hard limit may exceed the ideal time this many times
 MIN_BUDGET = 0.001
+MAX_MOVES_TO_GO = 50       # a longer `movestogo` plans as if this many moves remained
+LAST_MOVE_SOFT = 0.6       # the move before a time control: this share of the ideal and of
+LAST_MOVE_HARD = 0.85      # the clock (soft), and of the clock at most (hard)
 INC_SHARE = 0.75           # share of the increment a move plans to spend...
 INC_RESERVE = 10           # ...once the clock holds this many increments beyond the overhead;
                            # below that the share shrinks in proportion, so that a move's
@@ -42,12 +45,12 @@ def budgets(time_ms: Optional[int], inc_ms: Optional[int], movestogo: Optional[i
         return None, None
     left = max(MIN_BUDGET, (time_ms - overhead_ms) / 1000.0)
     inc = max(0, inc_ms or 0) / 1000.0
-    moves = max(1, min(movestogo or DEFAULT_MOVES_TO_GO, 50))
+    moves = max(1, min(movestogo or DEFAULT_MOVES_TO_GO, MAX_MOVES_TO_GO))
     inc_share = INC_SHARE * min(1.0, left / (INC_RESERVE * inc)) if inc > 0 else 0.0
     ideal = left / moves + inc_share * inc
     if moves == 1:
         # The last move before the time control: the whole clock is there, keep a margin.
-        return min(ideal * 0.6, left * 0.6), left * 0.85
+        return min(ideal * LAST_MOVE_SOFT, left * LAST_MOVE_SOFT), left * LAST_MOVE_HARD
     soft = min(ideal, left * SOFT_SHARE)
     hard = min(ideal * HARD_OVER_IDEAL, left * HARD_SHARE)
     return max(MIN_BUDGET, soft), max(MIN_BUDGET, hard)
