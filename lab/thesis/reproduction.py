@@ -9,9 +9,11 @@ full-width tree) and TwoBig's total with quiescence nodes. Where the two verdict
 the row gives both.
 
 A difference between two configurations counts only when it is outside the noise: its 95%
-paired bootstrap interval over the positions excludes 0 AND it is larger than the noise
-floor, the largest spread of one cell's total over the seeded random Zobrist key sets
-(experiment "noise"). Everything else is "within noise".
+paired bootstrap interval excludes 0 AND it is larger than the noise floor, the largest
+spread of one cell's total over the seeded random Zobrist key sets (experiment "noise").
+Everything else is "within noise". The bootstrap resamples positions where the table was
+cleared before each position, and blocks of consecutive positions of one game (whole games
+where a set has enough of them, lab.statistics.game_blocks) where time stamping kept it.
 """
 import math
 import os
@@ -21,8 +23,9 @@ from typing import Callable, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from lab.statistics import (ONE_LEVEL, SCHEMES, TWO_LEVEL, Difference, format_k, as_number,
-                            paired_bootstrap, per_position)
+from lab.statistics import (MIN_BLOCKS, ONE_LEVEL, SCHEMES, TWO_LEVEL, Difference, as_number,
+                            format_k, game_blocks, paired_bootstrap, per_position, position_games,
+                            row_blocks, stamped)
 
 METRICS = ("thesis_nodes", "nodes")
 METRIC_LABEL = {"thesis_nodes": "interior + horizon leaves", "nodes": "all nodes"}
@@ -30,10 +33,17 @@ METRIC_LABEL = {"thesis_nodes": "interior + horizon leaves", "nodes": "all nodes
 
 class Grid:
     """The CSV's rows indexed by what they ran; per-position counts, totals, paired
-    differences and the noise floor per metric."""
+    differences and the noise floor per metric.
 
-    def __init__(self, rows: Sequence[dict]):
+    `games(test_set)`: the game of each position of a test set (lab.statistics.position_games
+    by default), for the block bootstrap of rows with time stamping. Test sets whose stamped
+    rows it cannot place (unknown, or another number of positions) are resampled position by
+    position and collected in `unplaced`, which the document names."""
+
+    def __init__(self, rows: Sequence[dict], games: Callable = position_games):
         self.rows = list(rows)
+        self.games = games
+        self.unplaced = set()
         self._rows = {}
         for r in self.rows:
             key = (r["experiment"], r["test_set"], r["scheme"], int(r["positions_k"]),
@@ -76,7 +86,19 @@ class Grid:
         a, b = self.counts(base, metric, subset), self.counts(other, metric, subset)
         if a is None or b is None or a.shape != b.shape or a.sum() <= 0:
             return None
-        return paired_bootstrap(a, b)
+        return paired_bootstrap(a, b, blocks=self.blocks(base, other, metric, subset))
+
+    def blocks(self, base, other, metric, subset=None) -> Optional[np.ndarray]:
+        """The bootstrap's blocks for a comparison: None (single positions) unless one of
+        the rows ran with time stamping; then the games of its test set (`game_blocks`)."""
+        row = base if stamped(base) else other if stamped(other) else None
+        if row is None:
+            return None
+        blocks = row_blocks(row, len(self.counts(row, metric)), self.games)
+        if blocks is None:
+            self.unplaced.add(row["test_set"])
+            return None
+        return blocks if subset is None else blocks[subset]
 
     def floor(self, metric) -> float:
         """The noise floor (percent) of `metric`: the largest spread (max - min, percent of
@@ -1001,10 +1023,18 @@ def domineering_lines(page_link: str) -> List[str]:
 
 def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
           report_link: str = "experiments/README.md",
-          domineering_link: Optional[str] = None) -> str:
+          domineering_link: Optional[str] = None, games: Callable = position_games) -> str:
     """The markdown of docs/thesis_reproduction.md from the experiment CSV's rows (links
-    relative to where the document is written)."""
-    grid = Grid(rows)
+    relative to where the document is written); `games` as for Grid."""
+    grid = Grid(rows, games)
+    table = []
+    for number, claim in enumerate(CLAIMS, 1):
+        main = claim.measure(grid, "thesis_nodes")
+        total = None if claim.metric_free else claim.measure(grid, "nodes")
+        other = "(the same)" if claim.metric_free else total.text
+        cells = [str(number), claim.section, claim.claim, claim.thesis, main.text,
+                 _verdict_cell(main, total), other, claim.why]
+        table.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     noise_run = any(r["experiment"] == "noise" for r in grid.rows)
     floors = (", ".join(f"{METRIC_LABEL[m]} {grid.floor(m):.2f}%" for m in METRICS)
               if noise_run else "not measured: no seeded key sets in these rows, so no floor "
@@ -1031,8 +1061,9 @@ def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
         "interior nodes and the leaves\" and does not say whether its quiescence nodes are "
         "among them, so every claim is checked on two counts: interior nodes + horizon "
         "leaves (the full-width tree) and TwoBig's total with quiescence nodes. Where the "
-        "two verdicts differ, both are given. Intervals are 95% paired bootstrap intervals "
-        "over the positions, in percent (negative: fewer nodes). A difference is *clear* only "
+        "two verdicts differ, both are given. Intervals are 95% paired bootstrap intervals, "
+        "in percent (negative: fewer nodes). " + _bootstrap_method(grid) +
+        " A difference is *clear* only "
         "when its interval excludes 0 and it exceeds the noise floor (" + floors + "; the "
         "floor is the largest spread of one cell's total over seeded random Zobrist key "
         "sets). Sizes are in positions (K = 1024, M = 1024K). A point = one (table size, "
@@ -1041,18 +1072,37 @@ def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
         "what would change.", "",
         "| # | section | claim | the thesis | TwoBig (interior + horizon leaves) | "
         "reproduced? | TwoBig (all nodes) | how compared |",
-        "|---|---|---|---|---|---|---|---|"]
-    for number, claim in enumerate(CLAIMS, 1):
-        main = claim.measure(grid, "thesis_nodes")
-        total = None if claim.metric_free else claim.measure(grid, "nodes")
-        other = "(the same)" if claim.metric_free else total.text
-        cells = [str(number), claim.section, claim.claim, claim.thesis, main.text,
-                 _verdict_cell(main, total), other, claim.why]
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+        "|---|---|---|---|---|---|---|---|", *table]
     lines += ["", *_differences(grid)]
     if domineering_link:
         lines += domineering_lines(domineering_link)
     return "\n".join(lines) + "\n"
+
+
+def _bootstrap_method(grid: Grid) -> str:
+    """How the intervals were resampled, with the blocks of each stamped test set (called
+    after the table, so that the sets whose stamped rows could not be placed are known)."""
+    sets = []
+    for test_set in sorted({r["test_set"] for r in grid.rows if stamped(r)} - grid.unplaced):
+        names = grid.games(test_set)
+        if names:
+            games = len(set(game_blocks(names, min_blocks=1).tolist()))   # runs of one game
+            blocks = len(set(game_blocks(names).tolist()))
+            sets.append(f"{test_set} {games} game{'s' if games > 1 else ''}"
+                        + (f" in {blocks} blocks" if blocks != games else ""))
+    text = ("Rows without time stamping (the table cleared before each position) resample "
+            "the positions. With time stamping the table is carried from one position of a "
+            "game to the next, so the positions of a game are not independent: those rows "
+            "resample blocks of consecutive positions of one game, with replacement: whole "
+            f"games where the test set has at least {MIN_BLOCKS}, and in a set of fewer games "
+            "each game cut into runs of about equal length, at most "
+            f"ceil(positions / {MIN_BLOCKS}) long, so that at least {MIN_BLOCKS} blocks are "
+            "resampled" + (f" ({'; '.join(sets)})" if sets else "") + ". Few blocks make "
+            "rough intervals.")
+    if grid.unplaced:
+        text += (" The stamped rows of " + ", ".join(sorted(grid.unplaced)) + " could not "
+                 "be placed in games (no game list of their length): resampled by position.")
+    return text
 
 
 def _differences(grid: Grid) -> List[str]:
