@@ -8,10 +8,18 @@ are taken over the same resampled positions, and the 2.5% and 97.5% quantiles of
 give a 95% interval for the percent difference. A difference whose interval includes 0 is
 reported as "within noise". The resampling is seeded, so a report is the same on every
 rebuild.
+
+With time stamping the table is carried from one position of a game to the next, so the
+counts of consecutive positions are not independent. For such rows the bootstrap
+resamples blocks instead of positions (`blocks=`, `game_blocks`): whole games, with
+replacement, where the test set has at least MIN_BLOCKS games; in a set of fewer games
+(one game: `short`, `endgame21`; three: `middle44`) each game is cut into runs of
+consecutive positions of about equal length, at most ceil(n / MIN_BLOCKS) long, so that
+there are at least MIN_BLOCKS blocks (a single block would give an interval of width 0).
 """
 import functools
 import math
-from typing import NamedTuple, Optional
+from typing import NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -24,6 +32,7 @@ METRICS = {"nodes": "per_position", "thesis_nodes": "per_position_thesis"}
 RESAMPLES = 10_000
 BOOTSTRAP_SEED = 20_240_616
 CONFIDENCE = 0.95
+MIN_BLOCKS = 6       # the fewest blocks a block bootstrap resamples (the middle game: 6 games)
 
 
 def as_number(value):
@@ -63,10 +72,14 @@ def _resample_counts(n: int, resamples: int, seed: int) -> np.ndarray:
 
 
 def paired_bootstrap(base, other, resamples: int = RESAMPLES, seed: int = BOOTSTRAP_SEED,
-                     confidence: float = CONFIDENCE) -> Difference:
+                     confidence: float = CONFIDENCE, blocks=None) -> Difference:
     """Percent difference of the total of `other` against the total of `base`, two arrays
     of per-position counts of the same positions in the same order, with a `confidence`
-    interval from `resamples` paired bootstrap resamples of the positions (seeded).
+    interval from `resamples` paired bootstrap resamples (seeded).
+
+    `blocks`: None resamples single positions; else one label per position (e.g. from
+    `game_blocks`), and the resamples draw whole blocks with replacement, as many as there
+    are blocks, each bringing all its positions' counts of both arrays.
 
     Raises ValueError for arrays of different or zero length, or a zero base total."""
     base = np.asarray(base, dtype=np.float64)
@@ -75,6 +88,13 @@ def paired_bootstrap(base, other, resamples: int = RESAMPLES, seed: int = BOOTST
         raise ValueError(f"need two equally long lists of counts, got {base.shape} and {other.shape}")
     if base.sum() <= 0:
         raise ValueError("the base total is zero")
+    if blocks is not None:
+        labels = np.asarray(blocks)
+        if labels.shape != base.shape:
+            raise ValueError(f"need one block label per position, got {labels.shape} for {base.shape}")
+        _, index = np.unique(labels, return_inverse=True)
+        base = np.bincount(index, weights=base)          # the blocks' totals, in label order
+        other = np.bincount(index, weights=other)
     counts = _resample_counts(base.size, int(resamples), int(seed))
     base_totals = counts @ base
     ratios = (counts @ other) / np.where(base_totals > 0, base_totals, np.nan)
@@ -93,13 +113,73 @@ def per_position(row, metric: str = "nodes") -> Optional[np.ndarray]:
     return np.array(text.split(), dtype=np.float64)
 
 
-def compare(base_row, other_row, metric: str = "nodes") -> Optional[Difference]:
+def compare(base_row, other_row, metric: str = "nodes",
+            by_game: bool = False) -> Optional[Difference]:
     """`other_row` against `base_row` (the same positions) with its interval; None where
-    either row lacks per-position counts."""
+    either row lacks per-position counts. With `by_game`, rows with time stamping are
+    resampled by block (`row_blocks`); without, position by position."""
     a, b = per_position(base_row, metric), per_position(other_row, metric)
     if a is None or b is None or a.shape != b.shape:
         return None
-    return paired_bootstrap(a, b)
+    blocks = None
+    if by_game:
+        stamped_row = next((r for r in (base_row, other_row) if stamped(r)), None)
+        blocks = row_blocks(stamped_row, a.size) if stamped_row else None
+    return paired_bootstrap(a, b, blocks=blocks)
+
+
+# -- blocks of consecutive positions of one game ---------------------------------------------
+def stamped(row) -> bool:
+    """The row ran with time stamping: its table was kept from one position to the next."""
+    return bool(row) and str(row.get("stamping")) == "True"
+
+
+def game_of(label: str) -> str:
+    """The game of a position's label; the endgame set's EPD ids name the move as well
+    ("Kasparov-Benjamin 3 move 24")."""
+    return label.rsplit(" move ", 1)[0]
+
+
+@functools.lru_cache(maxsize=32)
+def position_games(test_set: str) -> Optional[Tuple[str, ...]]:
+    """The game of each position of a test set, in test-set order (the order of a row's
+    per-position counts); None for a set lab.thesis.experiments does not know."""
+    from lab.thesis.experiments import positions_for
+
+    try:
+        return tuple(game_of(p.game) for p in positions_for(test_set))
+    except (ValueError, OSError):
+        return None
+
+
+def game_blocks(games: Sequence[str], min_blocks: int = MIN_BLOCKS) -> np.ndarray:
+    """A block number per position: the runs of consecutive positions of one game, each a
+    block where there are at least `min_blocks` runs; else every run cut into pieces of
+    about equal length, at most ceil(n / min_blocks) positions each."""
+    n = len(games)
+    runs = []                     # [start, length] of each run of one game
+    for i, game in enumerate(games):
+        if runs and games[runs[-1][0]] == game:
+            runs[-1][1] += 1
+        else:
+            runs.append([i, 1])
+    longest = n if len(runs) >= min_blocks else math.ceil(n / min_blocks)
+    out = np.empty(n, dtype=np.int64)
+    block = 0
+    for start, length in runs:
+        for piece in np.array_split(np.arange(start, start + length), math.ceil(length / longest)):
+            out[piece] = block
+            block += 1
+    return out
+
+
+def row_blocks(row, n: int, games=position_games) -> Optional[np.ndarray]:
+    """The blocks of a row's `n` per-position counts (`game_blocks` of its test set), or
+    None where `games(test_set)` is unknown or names another number of positions."""
+    names = games(row["test_set"])
+    if names is None or len(names) != n:
+        return None
+    return game_blocks(names)
 
 
 def format_k(k):

@@ -176,3 +176,117 @@ def test_cpu_hours_count_each_cell_once_and_every_cell():
     rerun = [_row("schemes", "DEEP", 8, True, 8, counts, seconds="5400.0")]
     assert "0.5 CPU hours" in P.build(one_cell)
     assert "2.0 CPU hours" in P.build(one_cell + rerun)
+
+
+# -- verdicts that follow their stated rules ---------------------------------------------------
+def _endgame(factors, depth=8, seed=2):
+    return [dict(r, test_set="endgame", depth=str(depth))
+            for r in _grid(factors, depth=depth, seed=seed) if r["stamping"] == "True"]
+
+
+NO_EDGE = dict(THESIS_LIKE, BIG1=1.0, BIGALL=1.0, DEEP=1.0, TwoBig1=0.9, TwoDEEP=0.9)
+
+
+def test_an_edge_can_only_disappear_where_it_was_there():
+    """Row 6 ('... but not in the endgame') needs row 5's middle-game edge: without one the
+    endgame's lack of a difference proves nothing."""
+    flat_endgame = _endgame(NO_EDGE)
+    without = P.Grid(_grid(NO_EDGE) + flat_endgame)
+    assert P.big_middle(without, "thesis_nodes").verdict == "no"
+    found = P.big_endgame(without, "thesis_nodes")
+    assert found.verdict == "not testable" and "no middle-game edge to lose" in found.text
+    # With the thesis' middle-game edge the same flat endgame shows it gone.
+    edge = P.Grid(_grid(THESIS_LIKE) + flat_endgame)
+    assert P.big_middle(edge, "thesis_nodes").verdict == "yes"
+    assert P.big_endgame(edge, "thesis_nodes").verdict == "yes"
+    # ... and an endgame that keeps the edge does not.
+    kept = P.Grid(_grid(THESIS_LIKE) + _endgame(dict(THESIS_LIKE, BIG1=0.9, BIGALL=0.9, TwoBig1=0.8)))
+    assert P.big_endgame(kept, "thesis_nodes").verdict == "no"
+    # Endgame rows alone: nothing to compare with.
+    assert P.big_endgame(P.Grid(flat_endgame), "thesis_nodes").verdict == "not run"
+
+
+DOUBLING_SIZES = (8, 16, 32, 64, 128, 256, 512, 1024)
+
+
+def _doubling_rows(knees, test_set, stamping):
+    """TwoBig1 rows whose doubling saves 5% up to the knee (a size index; None: never) and
+    0.5% from it: doubling_size finds the knee's size."""
+    rng = np.random.default_rng(4)
+    base = rng.integers(100_000, 1_000_000, size=POSITIONS)
+    rows = []
+    for depth, knee in knees.items():
+        factor = 1.0
+        for i, size in enumerate(DOUBLING_SIZES):
+            rows.append(_row("schemes", "TwoBig1", size, stamping, depth, base * factor,
+                             test_set=test_set))
+            factor *= 0.995 if knee is not None and i >= knee else 0.95
+    return rows
+
+
+def test_doubling_rule_judges_every_depth_the_same_way():
+    """Rows 12 and 13: the knee at every depth measured against the thesis' at that depth;
+    'yes' when all are within one doubling, 'partly' when at least half are."""
+    # The endgame: 8 ply right on the thesis' 512K, 3-7 ply far from it.
+    far = {3: None, 4: None, 5: None, 6: None, 7: None, 8: 6}
+    found = P.doubling_endgame(P.Grid(_doubling_rows(far, "endgame", True)), "thesis_nodes")
+    assert "8 ply: 512K (thesis 512K)" in found.text and "3 ply: >=1M (thesis <=8K)" in found.text
+    assert found.verdict == "no"
+    # Every endgame depth of the thesis, each one doubling off: 'yes'.
+    near = {3: 1, 4: 1, 5: 1, 6: 3, 7: 4, 8: 5, 9: 6, 10: None}
+    found = P.doubling_endgame(P.Grid(_doubling_rows(near, "endgame", True)), "thesis_nodes")
+    assert found.verdict == "yes" and "within one doubling at 8 of 8 depths" in found.text
+    # Half the depths near, half far: 'partly'.
+    half = {3: 1, 4: 1, 5: None, 6: None}
+    assert P.doubling_endgame(P.Grid(_doubling_rows(half, "endgame", True)),
+                              "thesis_nodes").verdict == "partly"
+    # The middle game by the same rule: one doubling off at every depth is 'yes' there too.
+    middle = {3: 1, 4: 2, 5: 1, 6: 3, 7: 4}
+    found = P.doubling_middle(P.Grid(_doubling_rows(middle, "middle", False)), "thesis_nodes")
+    assert found.verdict == "yes" and "within one doubling at 5 of 5 depths" in found.text
+    assert P.DOUBLING_RULE in next(c.why for c in P.CLAIMS if c.measure is P.doubling_middle)
+    assert P.DOUBLING_RULE in next(c.why for c in P.CLAIMS if c.measure is P.doubling_endgame)
+
+
+def test_npv_gain_inside_the_noise_is_no_gain():
+    """Row 26: a 5-ply 'gain' of 0.3% whose interval includes 0 reads 'no', whatever the
+    share of nodes an ancestor's line orders."""
+    rng = np.random.default_rng(6)
+    base = rng.integers(100_000, 1_000_000, size=18).astype(float)
+    noisy = base * (1 + rng.normal(0, 0.03, size=18))
+    noisy *= 0.997 * base.sum() / noisy.sum()
+    one = _row("move_score", "TwoBig1", 256, True, 8, base, test_set="short")
+    five = _row("npv", "TwoBig1", 256, True, 8, noisy, test_set="short", pv_plies=5,
+                line_moves=10)
+    found = P.npv("short", -5)(P.Grid([one, five]), "thesis_nodes")
+    assert "5-ply -0.3%" in found.text and ", within noise" not in found.text
+    assert found.verdict == "no"
+
+
+def _collision_row(size, collisions, expected, distinct=10_000_000):
+    row = {name: "" for name in FIELDS}
+    row.update(experiment="collisions", test_set="middle", scheme="DEEP", positions_k=str(size),
+               stamping="False", use="full", key_bits="64", depth="5", nodes="1",
+               distinct=str(distinct), filled=str(distinct - collisions),
+               expected_collisions=str(expected))
+    return row
+
+
+def test_equation_2_2_verdict_rests_on_an_interval_not_a_rounding():
+    """Row 28: 0.8999 and 0.9001 of E read the same; the counting noise of the collisions
+    decides whether the data show the formula within 10%."""
+    below = P.equation_2_2(P.Grid([_collision_row(8, 899_900, 1_000_000)]), "nodes")
+    above = P.equation_2_2(P.Grid([_collision_row(8, 900_100, 1_000_000)]), "nodes")
+    assert below.verdict == above.verdict == "partly"
+    # Close to E with many collisions: shown within 10%; with few: too noisy to show it.
+    assert P.equation_2_2(P.Grid([_collision_row(8, 10_050, 10_000)]), "nodes").verdict == "yes"
+    few = P.equation_2_2(P.Grid([_collision_row(8, 100, 100)]), "nodes")
+    assert few.verdict == "partly" and "1.000 [0.814, 1.206]" in few.text
+    # Every size counts: one size off by a factor of three is 'no'.
+    rows = [_collision_row(8, 10_050, 10_000), _collision_row(16, 3_000, 1_000)]
+    assert P.equation_2_2(P.Grid(rows), "nodes").verdict == "no"
+
+
+def test_every_claim_states_its_rule():
+    for claim in P.CLAIMS:
+        assert "'yes'" in claim.why, claim.claim

@@ -9,9 +9,11 @@ full-width tree) and TwoBig's total with quiescence nodes. Where the two verdict
 the row gives both.
 
 A difference between two configurations counts only when it is outside the noise: its 95%
-paired bootstrap interval over the positions excludes 0 AND it is larger than the noise
-floor, the largest spread of one cell's total over the seeded random Zobrist key sets
-(experiment "noise"). Everything else is "within noise".
+paired bootstrap interval excludes 0 AND it is larger than the noise floor, the largest
+spread of one cell's total over the seeded random Zobrist key sets (experiment "noise").
+Everything else is "within noise". The bootstrap resamples positions where the table was
+cleared before each position, and blocks of consecutive positions of one game (whole games
+where a set has enough of them, lab.statistics.game_blocks) where time stamping kept it.
 """
 import math
 import os
@@ -21,8 +23,9 @@ from typing import Callable, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from lab.statistics import (ONE_LEVEL, SCHEMES, TWO_LEVEL, Difference, format_k, as_number,
-                            paired_bootstrap, per_position)
+from lab.statistics import (MIN_BLOCKS, ONE_LEVEL, SCHEMES, TWO_LEVEL, Difference, as_number,
+                            format_k, game_blocks, paired_bootstrap, per_position, position_games,
+                            row_blocks, stamped)
 
 METRICS = ("thesis_nodes", "nodes")
 METRIC_LABEL = {"thesis_nodes": "interior + horizon leaves", "nodes": "all nodes"}
@@ -30,10 +33,17 @@ METRIC_LABEL = {"thesis_nodes": "interior + horizon leaves", "nodes": "all nodes
 
 class Grid:
     """The CSV's rows indexed by what they ran; per-position counts, totals, paired
-    differences and the noise floor per metric."""
+    differences and the noise floor per metric.
 
-    def __init__(self, rows: Sequence[dict]):
+    `games(test_set)`: the game of each position of a test set (lab.statistics.position_games
+    by default), for the block bootstrap of rows with time stamping. Test sets whose stamped
+    rows it cannot place (unknown, or another number of positions) are resampled position by
+    position and collected in `unplaced`, which the document names."""
+
+    def __init__(self, rows: Sequence[dict], games: Callable = position_games):
         self.rows = list(rows)
+        self.games = games
+        self.unplaced = set()
         self._rows = {}
         for r in self.rows:
             key = (r["experiment"], r["test_set"], r["scheme"], int(r["positions_k"]),
@@ -76,7 +86,19 @@ class Grid:
         a, b = self.counts(base, metric, subset), self.counts(other, metric, subset)
         if a is None or b is None or a.shape != b.shape or a.sum() <= 0:
             return None
-        return paired_bootstrap(a, b)
+        return paired_bootstrap(a, b, blocks=self.blocks(base, other, metric, subset))
+
+    def blocks(self, base, other, metric, subset=None) -> Optional[np.ndarray]:
+        """The bootstrap's blocks for a comparison: None (single positions) unless one of
+        the rows ran with time stamping; then the games of its test set (`game_blocks`)."""
+        row = base if stamped(base) else other if stamped(other) else None
+        if row is None:
+            return None
+        blocks = row_blocks(row, len(self.counts(row, metric)), self.games)
+        if blocks is None:
+            self.unplaced.add(row["test_set"])
+            return None
+        return blocks if subset is None else blocks[subset]
 
     def floor(self, metric) -> float:
         """The noise floor (percent) of `metric`: the largest spread (max - min, percent of
@@ -184,6 +206,11 @@ def twobig_best(grid, metric, test_set="middle", depth=None):
                    f"the best other scheme at {better}, clearly more at {worse}", verdict)
 
 
+TWO_LEVEL_RULE = ("'yes' when the best two-level scheme is clearly below the best one-level "
+                  "one at most points and clearly above it at none, 'partly' when it is "
+                  "clearly below at more points than clearly above, 'no' otherwise")
+
+
 def two_beat_one(grid, metric, test_set="middle", depth=None, stampings=(False, True)):
     points = _points(grid, metric, test_set, depth, stampings)
     if not points:
@@ -277,12 +304,17 @@ def big_middle(grid, metric):
     return Finding(_big_text(n, tally), verdict)
 
 
+BIG_ENDGAME_RULE = ("'not testable' when row 5 finds no middle-game edge (its verdict 'no'): "
+                    "an edge that was not there cannot disappear; else 'yes' when the endgame's "
+                    "clear differences are a minority of the comparisons or point both ways "
+                    "about equally, 'partly' when BIG's mean edge is at least smaller than in "
+                    "the middle game (stamping), 'no' otherwise")
+
+
 def big_endgame(grid, metric):
     """The thesis' claim is relative: BIG's edge over DEEP in the middle game has gone in
-    the endgame. 'yes' when the endgame's clear differences are a minority or point both
-    ways about equally; 'partly' when BIG's mean edge is at least smaller than in the
-    middle game."""
-    depths = grid.depths("schemes", "endgame")
+    the endgame. It can only be judged where row 5 finds that edge (BIG_ENDGAME_RULE)."""
+    depths = grid.depths("schemes", "endgame", True)
     if not depths:
         return NOT_RUN
     got = big_beats_deep(grid, metric, "endgame", depths[-1], (True,))
@@ -298,6 +330,11 @@ def big_endgame(grid, metric):
     text = f"{depths[-1]} ply: " + _big_text(n, tally) + \
         (f"; mean BIG against DEEP: endgame {end_mean:+.1f}%, middle game (stamping) "
          f"{middle_mean:+.1f}%" if not math.isnan(middle_mean) else "")
+    edge = big_middle(grid, metric).verdict
+    if edge == "not run":
+        return Finding(text + "; no middle-game rows to compare with", "not run")
+    if edge == "no":
+        return Finding(text + "; no middle-game edge to lose (row 5: no)", "not testable")
     if (wins + losses) * 2 <= n * len(tally) or min(wins, losses) * 2 >= max(wins, losses):
         verdict = "yes"
     elif not math.isnan(middle_mean) and end_mean > middle_mean:
@@ -433,31 +470,36 @@ def _steps_apart(a: str, b: str) -> int:
     return abs(int(round(math.log2(size(a) / size(b)))))
 
 
-def doubling_middle(grid, metric):
-    parts, apart = [], []
-    for depth in grid.depths("schemes", "middle", False):
-        ours = doubling_size(grid, metric, "middle", depth, False)
-        if ours and depth in THESIS_DOUBLING_MIDDLE:
-            parts.append(f"{depth} ply: {ours}")
-            apart.append(_steps_apart(ours, THESIS_DOUBLING_MIDDLE[depth]))
+DOUBLING_RULE = ("'yes' when the size found at every depth measured is within one doubling "
+                 "of the thesis' size at that depth, 'partly' when at least half of the depths "
+                 "are, 'no' otherwise")
+
+
+def _doubling(grid, metric, test_set, stamping, thesis):
+    """The first size whose doubling saves under 1% at each depth of `thesis` that was
+    measured, against the thesis' size at that depth, judged by DOUBLING_RULE."""
+    parts, apart, measured = [], [], []
+    for depth in grid.depths("schemes", test_set, stamping):
+        ours = doubling_size(grid, metric, test_set, depth, stamping)
+        if ours and depth in thesis:
+            measured.append(depth)
+            parts.append(f"{depth} ply: {ours} (thesis {thesis[depth]})")
+            apart.append(_steps_apart(ours, thesis[depth]))
     if not parts:
         return NOT_RUN
-    verdict = "yes" if max(apart) == 0 else "partly" if max(apart) <= 1 else "no"
-    return Finding(", ".join(parts) + f" (at most {max(apart)} doubling(s) from the thesis)",
-                   verdict)
+    near = sum(steps <= 1 for steps in apart)
+    verdict = ("yes" if near == len(apart) else "partly" if near * 2 >= len(apart) else "no")
+    missing = [str(d) for d in thesis if d not in measured]
+    return Finding(", ".join(parts) + f"; within one doubling at {near} of {len(apart)} depths"
+                   + (f"; not measured at {', '.join(missing)} ply" if missing else ""), verdict)
+
+
+def doubling_middle(grid, metric):
+    return _doubling(grid, metric, "middle", False, THESIS_DOUBLING_MIDDLE)
 
 
 def doubling_endgame(grid, metric):
-    depths = grid.depths("schemes", "endgame", True)
-    if not depths:
-        return NOT_RUN
-    depth = depths[-1]
-    ours = doubling_size(grid, metric, "endgame", depth, True)
-    if not ours or depth not in THESIS_DOUBLING_END:
-        return NOT_RUN
-    steps = _steps_apart(ours, THESIS_DOUBLING_END[depth])
-    return Finding(f"{depth} ply: {ours} (thesis at {depth} ply: {THESIS_DOUBLING_END[depth]})",
-                   "yes" if steps == 0 else "partly" if steps <= 1 else "no")
+    return _doubling(grid, metric, "endgame", True, THESIS_DOUBLING_END)
 
 
 def endgame_two_level(grid, metric):
@@ -675,6 +717,11 @@ def cutoff_share(grid, metric):
     return Finding("; ".join(parts), verdict)
 
 
+SAVINGS_RULE = ("'yes' when both savings are within 10 points of the thesis', 'partly' when "
+                "move only saves nodes and move and score saves more (the thesis' order), "
+                "'no' otherwise")
+
+
 def savings(test_set, move_thesis, full_thesis):
     def measure(grid, metric):
         got = _uses(grid, test_set, metric)
@@ -703,6 +750,10 @@ def endgame_profits_more(grid, metric):
 
 
 NPV_CLOSE = 0.5    # a gain within this share of the thesis' own (5%: 2.5-7.5%) reads "yes"
+NPV_RULE = (f"'yes' when the 5-ply gain is clear and within {NPV_CLOSE:.0%} of the thesis' "
+            "own, 'partly' when it is clear but further from it, 'no' when there is no clear "
+            "gain; the share of nodes ordered by an ancestor's line is given beside it, not "
+            "judged")
 
 
 def npv(test_set, thesis_gain):
@@ -727,32 +778,58 @@ def npv(test_set, thesis_gain):
         share = _count(row, "line_moves") / max(_count(row, "nodes"), 1) * 100
         text = (f"{depth} ply, {format_k(size)}, against the best move alone: " + ", ".join(parts)
                 + f"; nodes ordered by an ancestor's line (5-ply): {share:.3f}%")
-        if _sign(grid, d, metric) < 0 and abs(d.percent - thesis_gain) <= NPV_CLOSE * abs(thesis_gain):
+        if _sign(grid, d, metric) >= 0:
+            verdict = "no"          # no clear gain (NPV_RULE)
+        elif abs(d.percent - thesis_gain) <= NPV_CLOSE * abs(thesis_gain):
             verdict = "yes"
-        elif d.percent < 0 and share < 0.1:
-            verdict = "partly"      # the thesis' "hardly worthwhile", without its gain
         else:
-            verdict = "no"
+            verdict = "partly"
         return Finding(text, verdict)
     return measure
 
 
 # -- collisions -------------------------------------------------------------------------------
+FELDMANN_BAND = (0.9, 1.1)     # the formula "predicts" the collisions within 10%
+FELDMANN_ORDER = (0.5, 2.0)    # ... or at least their order of magnitude
+FELDMANN_RULE = ("per size, a 95% interval for (distinct keys stored - entries filled) / E "
+                 "from the count's Poisson counting noise ((sqrt(count) +- 1.96/2)^2, the "
+                 "searches being independent with the table cleared); 'yes' when every "
+                 "size's interval lies inside 0.9-1.1, 'no' when some size's interval lies "
+                 "wholly outside 0.5-2, 'partly' otherwise")
+
+
+def _poisson_interval(count: float, z: float = 1.96):
+    """A `z` interval of a Poisson count on the square-root scale, where its spread is
+    about 1/2 whatever the mean."""
+    root = math.sqrt(max(count, 0.0))
+    return max(root - z / 2, 0.0) ** 2, (root + z / 2) ** 2
+
+
 def equation_2_2(grid, metric):
     """Equation 2.2 gives the expected number of the M positions stored that find their
     entry taken: M - (entries ever filled). Measured per search as distinct keys stored -
     filled entries (a one-level table never empties an entry), summed over the searches,
-    against E summed likewise."""
+    against E summed likewise; judged by FELDMANN_RULE on intervals, so that no verdict
+    hangs on the third decimal of a ratio."""
     rows = [r for r in grid.rows if r["experiment"] == "collisions" and r.get("distinct")]
     if not rows:
         return NOT_RUN
-    ratios = sorted((int(r["positions_k"]), (as_number(r["distinct"]) - as_number(r["filled"]))
-                     / max(as_number(r["expected_collisions"]), 1e-9)) for r in rows)
-    low, high = min(v for _, v in ratios), max(v for _, v in ratios)
-    verdict = "yes" if 0.9 <= low and high <= 1.1 else "partly" if 0.5 <= low and high <= 2 else "no"
-    return Finding(f"(distinct keys stored - entries filled) / E at {len(ratios)} sizes "
-                   f"({format_k(ratios[0][0])}-{format_k(ratios[-1][0])}, depth {rows[0]['depth']}, "
-                   f"one search per position): {low:.3f}-{high:.3f}", verdict)
+    found = []
+    for r in sorted(rows, key=lambda r: int(r["positions_k"])):
+        count = as_number(r["distinct"]) - as_number(r["filled"])
+        expected = max(as_number(r["expected_collisions"]), 1e-9)
+        low, high = _poisson_interval(count)
+        found.append((int(r["positions_k"]), count / expected, low / expected, high / expected))
+    inside = sum(FELDMANN_BAND[0] <= low and high <= FELDMANN_BAND[1] for _, _, low, high in found)
+    wrong = sum(high < FELDMANN_ORDER[0] or low > FELDMANN_ORDER[1] for _, _, low, high in found)
+    off = [format_k(k) for k, _, low, high in found if not low <= 1.0 <= high]
+    verdict = "yes" if inside == len(found) else "no" if wrong else "partly"
+    return Finding(f"(distinct keys stored - entries filled) / E at {len(found)} sizes (depth "
+                   f"{rows[0]['depth']}, one search per position): "
+                   + ", ".join(f"{format_k(k)} {ratio:.3f} [{low:.3f}, {high:.3f}]"
+                               for k, ratio, low, high in found)
+                   + f"; inside 0.9-1.1 at {inside} of {len(found)} sizes"
+                   + (f"; 1 outside the interval at {', '.join(off)}" if off else ""), verdict)
 
 
 def type1_errors(grid, metric):
@@ -789,92 +866,132 @@ CLAIMS = [
     Claim("2.7.1, Fig. 2.8-2.9", "TwoBig1 is the best scheme", "\"For most data points, "
           "TwoBIG1 is better than TwoDEEP\"; \"TwoBIG1 appears to have a persistent edge\" "
           "(7 ply, 94 positions)", twobig_best,
-          "each (size, stamping) point at 7 ply: TwoBig1 against the best other scheme"),
+          "each (size, stamping) point at 7 ply: TwoBig1 against the best other scheme; 'yes' "
+          "when TwoBig1 has the fewest nodes at most points, is clearly below the best other "
+          "scheme at one point at least and clearly above it at none; 'partly' when it is "
+          "clearly below at more points than clearly above, or has the fewest nodes at most "
+          "points and is clearly above at none; 'no' otherwise"),
     Claim("2.7.1", "two-level schemes beat one-level ones", "\"The two-level-table schemes "
           "outperform those with one level only\" (7 ply)", two_beat_one,
-          "best two-level against best one-level scheme at each 7-ply point (8 ply: row 15)"),
+          "best two-level against best one-level scheme at each 7-ply point (8 ply: row 15); "
+          + TWO_LEVEL_RULE),
     Claim("2.7.1", "OLD and NEW are the worst", "worse than DEEP, BIG1 and BIGALL",
-          old_new_worst, "the better of OLD/NEW against the worst of the other one-level schemes"),
+          old_new_worst, "the better of OLD/NEW against the worst of the other one-level "
+          "schemes; 'yes' when it is clearly above at most points, 'partly' when its total is "
+          "above at most points, 'no' otherwise"),
     Claim("2.7.1", "BIG1 and BIGALL hardly differ", "\"hardly any difference\"", big1_bigall,
-          "BIGALL against BIG1 at each point"),
+          "BIGALL against BIG1 at each point; 'yes' when within noise at 75% of the points or "
+          "more, 'partly' when within noise at some, 'no' at none"),
     Claim("2.7.1, Fig. 2.8-2.9", "BIG beats DEEP in the middle game", "BIG1, BIGALL < DEEP; "
           "TwoBig1 < TwoDEEP", big_middle,
-          "BIG1 and BIGALL against DEEP, TwoBig1 against TwoDEEP, at each 7-ply point"),
+          "BIG1 and BIGALL against DEEP, TwoBig1 against TwoDEEP, at each 7-ply point; 'yes' "
+          "when BIG is clearly below DEEP in most of these comparisons and its clear wins are "
+          "more than twice its clear losses, 'partly' when its clear wins outnumber its clear "
+          "losses, 'no' otherwise"),
     Claim("2.7.1, Fig. 2.11", "... but not in the endgame", "\"the difference between the "
           "two concepts has disappeared in the endgame\" (10 ply, stamping)", big_endgame,
-          "as above on the endgame set; 'yes' when the clear differences are a minority or "
-          "point both ways; 'partly' when BIG's mean edge is smaller than in the middle game"),
+          "as above on the endgame set at its deepest depth; " + BIG_ENDGAME_RULE),
     Claim("2.7.1, Fig. 2.8", "spread at 8K", "21% between TwoBig1 (best) and OLD (worst)",
-          spread_small, "worst against best scheme at 8K, no time stamping"),
+          spread_small, "worst against best scheme at 8K, no time stamping; 'yes' when the "
+          "spread is 10% or more with TwoBig1 best and OLD worst, 'partly' when it is 10% or "
+          "more between other schemes, 'no' otherwise"),
     Claim("2.7.1, Fig. 2.8", "spread from 512K up", "about 3%", spread_big,
-          "worst against best scheme; 'yes' at 5% or less"),
+          "worst against best scheme; 'yes' when 5% or less at every size, 'no' otherwise"),
     Claim("2.7.1", "TwoDEEP against DEEP at 8K-64K", "5-10% fewer nodes (Ebeling)",
-          twodeep_vs_deep, "TwoDEEP against DEEP, no time stamping"),
+          twodeep_vs_deep, "TwoDEEP against DEEP, no time stamping; 'yes' when TwoDEEP "
+          "saves 4.5-10.5% at every size, 'partly' when it has fewer nodes at every size, "
+          "'no' otherwise"),
     Claim("2.7.1, Fig. 2.9", "time stamping saves", "some 2%", stamping_saves,
-          "each scheme and size: stamping on against off, same positions"),
+          "each scheme and size: stamping on against off, same positions; 'yes' when the "
+          "mean saving is 0.5-5% and stamping clearly saves at most scheme-size points, "
+          "'partly' when the mean saving is above 0, 'no' otherwise"),
     Claim("2.7.1, Fig. 2.9", "stamping does not change the order of merit", "\"invariant "
           "for time stamping\"; TwoBig1 keeps its edge", order_invariant,
-          "the schemes' order with and without stamping, per size"),
+          "the schemes' order with and without stamping, per size; 'yes' when Kendall's tau "
+          "is 0.6 or more at every size and TwoBig1 is first in both orders at most sizes, "
+          "'partly' when the mean tau is 0.6 or more, 'no' otherwise"),
     Claim("2.7.1", "doubling the table gains < 1% beyond (middle game, Fig. 2.8)",
           "3-7 ply: <=8K, 16K, 32K, 32K, 256K", doubling_middle,
-          "TwoBig1 without stamping: the first size whose doubling saves under 1%"),
+          "TwoBig1 without stamping: the first size whose doubling saves under 1%, at each "
+          "depth; " + DOUBLING_RULE),
     Claim("2.7.1, Fig. 2.11", "... in the endgame", "3-10 ply: <=8K, <=8K, <=8K, 32K, 64K, "
-          "512K, >=1M, >=1M", doubling_endgame, "TwoBig1 with stamping, at the endgame depth measured"),
+          "512K, >=1M, >=1M", doubling_endgame, "TwoBig1 with stamping, at each endgame depth "
+          "measured; " + DOUBLING_RULE),
     Claim("2.7.1, Fig. 2.11", "two-level beats one-level in the endgame",
           "\"the conclusions given for the middle-game experiment also hold for the "
-          "endgame\"", endgame_two_level, "as for the middle game, stamping on"),
+          "endgame\"", endgame_two_level, "as for the middle game (row 2), stamping on, at "
+          "the deepest endgame depth; " + TWO_LEVEL_RULE),
     Claim("2.7.1, App. C", "8 ply (44 positions) confirms 7 ply; 7-ply size s scales to "
           "8-ply size 4s", "\"inspection of the results verifies this\"", eight_ply,
           "two-level against one-level at 8 ply; 8-ply totals at 4s against the 7-ply totals "
-          "at s of the same 44 positions (from the per-position counts)"),
+          "at s of the same 44 positions (from the per-position counts); the pairs agree when "
+          "the same scheme is best in most pairs and Kendall's tau is 0.4 or more in all; "
+          "'yes' when row 2's rule gives 'yes' at 8 ply and the pairs do not disagree, "
+          "'partly' when it gives 'partly' or better, or the pairs agree, 'no' otherwise"),
     Claim("2.7.1", "the 7-ply 16K point approximates 9 ply at 256K", "\"This shows TwoBIG1 to "
           "be a clear winner\" (extrapolated, never measured)", extrapolation,
           "9 ply at 256K measured on a subset without stamping; the 7-ply 16K counts of the "
-          "same positions from the 94-position rows"),
+          "same positions from the 94-position rows; 'yes' when the orders agree (Kendall's "
+          "tau 0.6 or more) with a two-level scheme first at 9 ply and TwoBig1 is clearly "
+          "below the best other scheme at 9 ply, 'partly' when one of the two holds, 'no' "
+          "otherwise"),
     Claim("2.7.1, Fig. 2.10", "benefit of the table against depth", "counterproductive at 3 "
           "ply; at least 2x fewer nodes from 6 ply (TwoBig1, 1024K, stamping)", figure_2_10,
-          "TwoBig1 1024K with stamping against the search without a table"),
+          "TwoBig1 1024K with stamping against the search without a table; 'yes' when the "
+          "table clearly costs nodes at 3 ply, has fewer nodes at every depth from 4 ply and "
+          "at most half at every depth from 6 ply, 'partly' when it has fewer nodes at every "
+          "depth from 4 ply and at most half at some depth from 6 ply (or none measured), "
+          "'no' otherwise"),
     Claim("2.7.2, Fig. 2.13", "the score matters more than the move (middle game)",
           "score only saves more than move only (8 ply, 18 positions, 256K)",
-          move_vs_score("short"), "each use against no table; score only against move only"),
+          move_vs_score("short"), "each use against no table; score only against move only; "
+          "'yes' when score only is clearly below move only, 'no' otherwise"),
     Claim("2.7.2, Fig. 2.14", "... and in the endgame", "\"analogous ... but more "
-          "pronounced\" (10 ply, 21 positions)", move_vs_score("endgame21"), "as above"),
+          "pronounced\" (10 ply, 21 positions)", move_vs_score("endgame21"),
+          "as above (the same rule: 'yes' when score only is clearly below move only)"),
     Claim("2.7.2", "a retrieved score cuts off in about half the hits", "\"about 50% of the "
           "cases\"", cutoff_share, "cut-offs (exact, lower, upper) / hits, full table, "
-          "largest size", metric_free=True),
+          "largest size; 'yes' when 35-65% in both sets, 'partly' when 20-80% in one at "
+          "least, 'no' otherwise", metric_free=True),
     Claim("2.7.2", "bounds matter much more than exact values (middle game)", "exact values "
           "met \"tens of times\", bounds \"tens of thousands\"", bounds_vs_exact("short"),
           "exact-only and bounds-only tables, each storing only what it uses; 'yes' when "
-          "bounds-only saves clearly more and bounds cut 100x more often"),
+          "bounds-only saves clearly more and bounds cut 100x more often, 'partly' when only "
+          "the first holds, 'no' otherwise"),
     Claim("2.7.2", "... and in the endgame", "as in the middle game", bounds_vs_exact("endgame21"),
-          "as above"),
+          "as above (the same rule: 'yes' when bounds-only saves clearly more and bounds cut "
+          "100x more often)"),
     Claim("2.7.2, Fig. 2.13", "savings in the middle game (256K)", "move only -36%, move and "
-          "score -68%", savings("short", -36, -68), "against no table; 'yes' within 10 points"),
+          "score -68%", savings("short", -36, -68), "against no table; " + SAVINGS_RULE),
     Claim("2.7.2, Fig. 2.14", "savings in the endgame (256K)", "move only -65%, move and "
           "score -89% (10 ply, 21 positions)", savings("endgame21", -65, -89),
-          "against no table; 'yes' within 10 points"),
+          "against no table; " + SAVINGS_RULE),
     Claim("2.7.2", "the table profits more in the endgame", "\"more profitable in endgames "
           "than in middle games\"", endgame_profits_more,
-          "the savings of rows 23 and 24 side by side"),
+          "the savings of rows 23 and 24 side by side; 'yes' when the endgame saves more with "
+          "move only and with move and score, 'partly' when with one of them, 'no' otherwise"),
     Claim("2.7.3, Fig. 2.15", "a 5-ply PV per entry (middle game)", "wins roughly 5% at 256K "
           "(preliminary); an ancestor's PV helps at < 0.1% of the nodes", npv("short", -5),
-          f"n-ply lines against the best move alone, same table size; 'yes' when the 5-ply "
-          f"gain is clear and within {NPV_CLOSE:.0%} of the thesis' own. The thesis' "
-          "comparison with doubling to 512K needs a 512K row, which 2.7.2's sizes (to 256K) "
-          "do not have"),
+          "n-ply lines against the best move alone, same table size; " + NPV_RULE + ". The "
+          "thesis' comparison with doubling to 512K needs a 512K row, which 2.7.2's sizes "
+          "(to 256K) do not have"),
     Claim("2.7.3, Fig. 2.16", "a 5-ply PV per entry (endgame)", "some 12% at 256K",
-          npv("endgame21", -12), "as above, endgame positions"),
+          npv("endgame21", -12), "as above, endgame positions (the same rule: 'yes' when the "
+          f"5-ply gain is clear and within {NPV_CLOSE:.0%} of the thesis' own)"),
     Claim("2.4.2, eq. 2.2", "Feldmann's formula predicts the collisions", "E = M - N(1 - "
           "e^(-M/N))", equation_2_2, "one-level DEEP tables cleared per position; M = distinct "
-          "keys stored, counted by the table", metric_free=True),
+          "keys stored, counted by the table; " + FELDMANN_RULE, metric_free=True),
     Claim("2.4.2, eq. 2.1", "too few hash bits give type-1 errors", "\"a hash value of 32 bits "
           "clearly is too small\"; 64 bits suffice", type1_errors,
-          "DEEP tables verifying only k key bits (k = 16, 24, 32) at 8K and 1M",
+          "DEEP tables verifying only k key bits (k = 16, 24, 32) at 8K and 1M; 'yes' when "
+          "the errors never rise as the hash bits grow, the fewest bits show errors and the "
+          "64-bit keys none, 'partly' when the 64-bit keys show none, 'no' otherwise",
           metric_free=True),
     Claim("2.4.2", "the worked example (216M positions stored)", "62 bits for P < 1%; "
           "P = 1e-3 and 0.05 expected errors with 64 bits", worked_example,
           "recomputed in exact decimal arithmetic; the thesis' 0.05 expected errors does not "
-          "follow from its own formula", metric_free=True),
+          "follow from its own formula, so never 'yes': 'partly' when 62 bits and P = 0.5e-3 "
+          "to 2e-3 are recomputed, 'no' otherwise", metric_free=True),
 ]
 
 
@@ -906,10 +1023,18 @@ def domineering_lines(page_link: str) -> List[str]:
 
 def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
           report_link: str = "experiments/README.md",
-          domineering_link: Optional[str] = None) -> str:
+          domineering_link: Optional[str] = None, games: Callable = position_games) -> str:
     """The markdown of docs/thesis_reproduction.md from the experiment CSV's rows (links
-    relative to where the document is written)."""
-    grid = Grid(rows)
+    relative to where the document is written); `games` as for Grid."""
+    grid = Grid(rows, games)
+    table = []
+    for number, claim in enumerate(CLAIMS, 1):
+        main = claim.measure(grid, "thesis_nodes")
+        total = None if claim.metric_free else claim.measure(grid, "nodes")
+        other = "(the same)" if claim.metric_free else total.text
+        cells = [str(number), claim.section, claim.claim, claim.thesis, main.text,
+                 _verdict_cell(main, total), other, claim.why]
+        table.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     noise_run = any(r["experiment"] == "noise" for r in grid.rows)
     floors = (", ".join(f"{METRIC_LABEL[m]} {grid.floor(m):.2f}%" for m in METRICS)
               if noise_run else "not measured: no seeded key sets in these rows, so no floor "
@@ -936,26 +1061,48 @@ def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
         "interior nodes and the leaves\" and does not say whether its quiescence nodes are "
         "among them, so every claim is checked on two counts: interior nodes + horizon "
         "leaves (the full-width tree) and TwoBig's total with quiescence nodes. Where the "
-        "two verdicts differ, both are given. Intervals are 95% paired bootstrap intervals "
-        "over the positions, in percent (negative: fewer nodes). A difference is *clear* only "
+        "two verdicts differ, both are given. Intervals are 95% paired bootstrap intervals, "
+        "in percent (negative: fewer nodes). " + _bootstrap_method(grid) +
+        " A difference is *clear* only "
         "when its interval excludes 0 and it exceeds the noise floor (" + floors + "; the "
         "floor is the largest spread of one cell's total over seeded random Zobrist key "
         "sets). Sizes are in positions (K = 1024, M = 1024K). A point = one (table size, "
-        "time stamping) pair.", "",
+        "time stamping) pair. The last column states the rule each verdict follows; a claim "
+        "about a change (an edge that disappears) reads *not testable* where the data lack "
+        "what would change.", "",
         "| # | section | claim | the thesis | TwoBig (interior + horizon leaves) | "
         "reproduced? | TwoBig (all nodes) | how compared |",
-        "|---|---|---|---|---|---|---|---|"]
-    for number, claim in enumerate(CLAIMS, 1):
-        main = claim.measure(grid, "thesis_nodes")
-        total = None if claim.metric_free else claim.measure(grid, "nodes")
-        other = "(the same)" if claim.metric_free else total.text
-        cells = [str(number), claim.section, claim.claim, claim.thesis, main.text,
-                 _verdict_cell(main, total), other, claim.why]
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+        "|---|---|---|---|---|---|---|---|", *table]
     lines += ["", *_differences(grid)]
     if domineering_link:
         lines += domineering_lines(domineering_link)
     return "\n".join(lines) + "\n"
+
+
+def _bootstrap_method(grid: Grid) -> str:
+    """How the intervals were resampled, with the blocks of each stamped test set (called
+    after the table, so that the sets whose stamped rows could not be placed are known)."""
+    sets = []
+    for test_set in sorted({r["test_set"] for r in grid.rows if stamped(r)} - grid.unplaced):
+        names = grid.games(test_set)
+        if names:
+            games = len(set(game_blocks(names, min_blocks=1).tolist()))   # runs of one game
+            blocks = len(set(game_blocks(names).tolist()))
+            sets.append(f"{test_set} {games} game{'s' if games > 1 else ''}"
+                        + (f" in {blocks} blocks" if blocks != games else ""))
+    text = ("Rows without time stamping (the table cleared before each position) resample "
+            "the positions. With time stamping the table is carried from one position of a "
+            "game to the next, so the positions of a game are not independent: those rows "
+            "resample blocks of consecutive positions of one game, with replacement: whole "
+            f"games where the test set has at least {MIN_BLOCKS}, and in a set of fewer games "
+            "each game cut into runs of about equal length, at most "
+            f"ceil(positions / {MIN_BLOCKS}) long, so that at least {MIN_BLOCKS} blocks are "
+            "resampled" + (f" ({'; '.join(sets)})" if sets else "") + ". Few blocks make "
+            "rough intervals.")
+    if grid.unplaced:
+        text += (" The stamped rows of " + ", ".join(sorted(grid.unplaced)) + " could not "
+                 "be placed in games (no game list of their length): resampled by position.")
+    return text
 
 
 def _differences(grid: Grid) -> List[str]:
