@@ -114,7 +114,7 @@ def per_position(row, metric: str = "nodes") -> Optional[np.ndarray]:
 
 
 def compare(base_row, other_row, metric: str = "nodes",
-            by_game: bool = False) -> Optional[Difference]:
+            by_game: bool = True) -> Optional[Difference]:
     """`other_row` against `base_row` (the same positions) with its interval; None where
     either row lacks per-position counts. With `by_game`, rows with time stamping are
     resampled by block (`row_blocks`); without, position by position."""

@@ -112,12 +112,12 @@ def test_grid_resamples_games_for_stamped_rows_only():
     # Stamping on against off (row 10): the stamped row's games decide.
     assert grid.diff(_row(base, False), _row(other, True), "nodes") == blocked
     assert not grid.unplaced
-    # compare() resamples by game when asked to.
+    # compare() resamples by game (the default) where the games are known, else positions.
     assert S.compare(_row(base, True), _row(other, True)) == single
     a, b = _row(base[:94], True, "middle"), _row(other[:94], True, "middle")
-    assert S.compare(a, b, by_game=True) == S.paired_bootstrap(
+    assert S.compare(a, b) == S.paired_bootstrap(
         base[:94], other[:94], blocks=S.game_blocks(S.position_games("middle")))
-    assert S.compare(a, b, by_game=True) != S.compare(a, b)
+    assert S.compare(a, b) != S.compare(a, b, by_game=False)
 
 
 def test_stamped_rows_the_games_cannot_place_are_named_in_the_document():

@@ -26,6 +26,7 @@ import numpy as np
 from lab.statistics import (MIN_BLOCKS, ONE_LEVEL, SCHEMES, TWO_LEVEL, Difference, as_number,
                             format_k, game_blocks, paired_bootstrap, per_position, position_games,
                             row_blocks, stamped)
+from lab.thesis import robustness
 
 METRICS = ("thesis_nodes", "nodes")
 METRIC_LABEL = {"thesis_nodes": "interior + horizon leaves", "nodes": "all nodes"}
@@ -1048,7 +1049,7 @@ def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
         if not math.isnan(seconds):
             cell_seconds.add((r["experiment"], r["test_set"], r["scheme"], r["positions_k"],
                               r["stamping"], r["use"], r["key_bits"], r.get("key_seed"),
-                              r.get("pv_plies"), seconds))
+                              r.get("pv_plies"), r.get("choices"), seconds))
     cpu = sum(cell[-1] for cell in cell_seconds)
     lines = [
         "# Breuker's chapter 2, run again: every claim in one table", "",
@@ -1074,6 +1075,9 @@ def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
         "reproduced? | TwoBig (all nodes) | how compared |",
         "|---|---|---|---|---|---|---|---|", *table]
     lines += ["", *_differences(grid)]
+    games = position_games("middle")
+    if games:
+        lines += [""] + robustness.section(grid.rows, games)
     if domineering_link:
         lines += domineering_lines(domineering_link)
     return "\n".join(lines) + "\n"
