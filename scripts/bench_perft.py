@@ -1,18 +1,16 @@
 #!/usr/bin/env python3
-"""Perft speed of TwoBig against python-chess, measured in the same run, plus start-up times.
+"""Perft speed of TwoBig against python-chess, measured in the same run (start-up times and
+the comparison with Stockfish's `go perft` are in scripts/bench.py, the table of `make bench`).
 
-    python scripts/bench_perft.py            # `make bench`
+    python scripts/bench_perft.py
     python scripts/bench_perft.py --quick    # shallower, for a smoke test
 
 Reports nodes/s (leaves per second) bulk-counted (the last ply counted from the move list)
-and not (every leaf made and unmade), the ratio against python-chess's perft on the same
-positions, the cold start (empty numba cache) to a first perft result, and the warm start
-from process start to `uciok` and to `readyok`.
+and not (every leaf made and unmade), and the ratio against python-chess's perft on the
+same positions.
 """
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -44,42 +42,8 @@ def timed(fn, *args):
     return result, time.perf_counter() - start
 
 
-def startup_times(cache_dir=None):
-    """Seconds from process start to `uciok` and to `readyok`."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    if cache_dir:
-        env["TWOBIG_CACHE_DIR"] = cache_dir
-    start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, str(ROOT / "uci_main.py")], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, bufsize=1, env=env)
-    proc.stdin.write("uci\n")
-    proc.stdin.flush()
-    marks = {}
-    for line in proc.stdout:
-        word = line.strip()
-        if word == "uciok":
-            marks["uciok"] = time.perf_counter() - start
-            proc.stdin.write("isready\n")
-            proc.stdin.flush()
-        elif word == "readyok":
-            marks["readyok"] = time.perf_counter() - start
-            proc.stdin.write("quit\n")
-            proc.stdin.flush()
-            break
-    proc.wait(timeout=60)
-    return marks
-
-
-def cold_first_perft(cache_dir):
-    env = dict(os.environ, TWOBIG_CACHE_DIR=cache_dir)
-    start = time.perf_counter()
-    subprocess.run([sys.executable, str(ROOT / "uci_main.py"), "perft", "1"], env=env,
-                   check=True, capture_output=True)
-    return time.perf_counter() - start
-
-
 @click.command()
-@click.option("--quick", is_flag=True, help="Shallower perfts and no cold-start runs.")
+@click.option("--quick", is_flag=True, help="Shallower perfts.")
 def main(quick):
     from engine.board import Board
     import chess
@@ -105,18 +69,6 @@ def main(quick):
         ratio = (bulk / t_bulk) / (ref / t_ref)
         ratios.append(ratio)
         click.echo(f"| {name} | | ratio TwoBig bulk / python-chess bulk | | | **{ratio:.0f}x** |")
-    click.echo("")
-    warm = startup_times()
-    click.echo(f"warm start: uciok {warm['uciok'] * 1000:.0f} ms, "
-               f"readyok {warm['readyok'] * 1000:.0f} ms")
-    if not quick:
-        with tempfile.TemporaryDirectory() as empty:
-            cold = startup_times(empty)
-            click.echo(f"cold cache: uciok {cold['uciok'] * 1000:.0f} ms, "
-                       f"readyok {cold['readyok']:.1f} s (compiles everything)")
-        with tempfile.TemporaryDirectory() as empty:
-            click.echo(f"cold cache: process start to first perft result "
-                       f"{cold_first_perft(empty):.1f} s")
 
 
 if __name__ == "__main__":
