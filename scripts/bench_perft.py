@@ -12,11 +12,9 @@ same positions.
 import os
 import sys
 import time
-from pathlib import Path
 
 import click
 
-ROOT = Path(__file__).resolve().parent.parent
 
 POSITIONS = [
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6, 4),
