@@ -692,9 +692,15 @@ def bounds_vs_exact(test_set):
         d = grid.diff(by_use["exact"], by_use["bounds"], metric)
         verdict = "yes" if _sign(grid, d, metric) < 0 and bound_cuts > 100 * exact_cuts else \
             "partly" if _sign(grid, d, metric) < 0 else "no"
+        skipped = ""
+        if by_use["exact"].get("unused_kind") and by_use["bounds"].get("unused_kind"):
+            skipped = ("; stores of the unused kind skipped: "
+                       f"{_count(by_use['exact'], 'unused_kind'):,} "
+                       f"bounds (exact only), {_count(by_use['bounds'], 'unused_kind'):,} exact "
+                       "scores (bounds only)")
         return Finding(f"{depth} ply, {format_k(size)}: exact only {_pct(de)}, bounds only "
                        f"{_pct(db)}; cut-offs in the full table: {exact_cuts:,} by exact scores, "
-                       f"{bound_cuts:,} by bounds", verdict)
+                       f"{bound_cuts:,} by bounds{skipped}", verdict)
     return measure
 
 
