@@ -43,3 +43,9 @@ def test_a_contrast_that_flips_with_a_choice_is_reported_as_depending_on_it():
     assert "changes with: ties keep the stored entry" in text
     assert "BIG1 vs DEEP: depends on the engine's choices at 1 of 1 points" in text
     assert R.section([], GAMES) == []
+
+
+def test_a_tight_but_tiny_difference_is_within_noise():
+    assert R._verdict(0.04, 0.01, 0.08) == "within noise"
+    assert R._verdict(-1.0, -1.5, -0.6) == "fewer" and R._verdict(1.0, 0.6, 1.5) == "more"
+    assert R._verdict(-1.0, -2.0, 0.1) == "within noise"
