@@ -64,16 +64,16 @@ from engine.movepick import (
     pick_next, reward_quiet, score_moves, see_at_least, update_quiet_histories,
 )
 from engine.position import (
-    META_PLY, check_info, current_key, gives_check_with, in_check, make_move, make_null, repeats_as_draw,
-    repetitions, side_to_move, unmake_move, unmake_null,
+    META_PLY, check_info, current_key, gives_check_with, in_check, make_move, make_null,
+    repeats_as_draw, repetitions, side_to_move, unmake_move, unmake_null,
 )
 from engine.tt import (
     BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, bounded_guess, tt_bound_eval, tt_enabled,
     tt_hit_weight, tt_lookup, tt_prefetch, tt_store_line,
 )
 from engine.tt_research import (
-    line_first, line_prepend, line_rest, size_counts_qnodes, tt_line_plies, tt_note_line_move, tt_note_type1,
-    tt_root_line,
+    line_first, line_prepend, line_rest, size_counts_qnodes, tt_line_plies, tt_note_line_move,
+    tt_note_type1, tt_root_line,
 )
 from engine.types import (
     BISHOP, BLACK, DRAW, GEN_ALL, GEN_NOISY, INFINITE, KNIGHT, MATE, MATE_BOUND,
@@ -434,7 +434,7 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
     return best
 
 
-# -- the steps of `search`, each inlined into its one caller (search_root shares 5a, 5b) ----
+# -- the steps of `search`, each inlined into its caller (search_root shares 8a and 8b) --
 @jit_inline
 def _horizon(P, T, tt, S, alpha, beta, ply):
     """Step 0: at depth 0, quiescence. PLAY: a horizon leaf that repeats (or ends by the
