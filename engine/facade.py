@@ -1,6 +1,6 @@
 """The facade between the protocol loop and the jitted core (Stockfish's `engine` split).
 
-It owns the position, the search session (table, searcher, profile) and the option values,
+It owns the position, the search state of engine.session (table, searcher, profile), the options,
 runs each search on a worker thread, and reports data to a `Listener`: iterations, the
 current move, the best move and plain-text notes. It writes no protocol text; the protocol
 loop (engine.uci) parses lines, calls these methods and turns what they report into UCI

@@ -286,5 +286,5 @@ def stored_lines(tt: TT) -> np.ndarray:
 
 def stats_dict(tt: TT) -> dict:
     """The counters of the last search by name (COUNTER_NAMES), as counted by the thread
-    that owns `tt.stats` (the main search thread for the session's table)."""
+    that owns `tt.stats` (the main search thread for a table the engine plays with)."""
     return {name: int(tt.stats[i]) for i, name in enumerate(COUNTER_NAMES)}
