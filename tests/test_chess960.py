@@ -378,18 +378,13 @@ def test_search_plays_legal_chess960_moves():
 TWO_WAY = "rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1"    # white castles to c1 or g1
 
 
-def _display(pipe):
-    lines = pipe.ask("d", "Checkers:")
-    return {l.split(":", 1)[0]: l.split(":", 1)[1].strip() for l in lines if ":" in l}
-
-
 def test_uci_option_switches_castling_text(pipe):
     """UCI_Chess960 on: bestmove, go perft and d write king-takes-rook and Shredder-FEN;
     off: e1g1-style castling and X-FEN, as for standard chess."""
     oracle = _oracle(TWO_WAY)
     pipe.send("setoption name UCI_Chess960 value true")
     pipe.send(f"position fen {oracle.fen(shredder=True)}")
-    assert _display(pipe)["Fen"] == oracle.fen(shredder=True)
+    assert pipe.display()["Fen"] == oracle.fen(shredder=True)
     lines = pipe.ask("go perft 2", "Nodes searched")
     divided = dict(l.split(": ") for l in lines[:-2])
     assert {"b1a1", "b1h1"} <= set(divided) and "b1g1" not in divided   # b1c1: a king step
@@ -399,13 +394,13 @@ def test_uci_option_switches_castling_text(pipe):
     pipe.send("position fen " + TWO_WAY + " moves b1h1 b8a8")
     oracle.push_uci("b1h1")
     oracle.push_uci("b8a8")
-    info = _display(pipe)
+    info = pipe.display()
     assert info["Fen"] == oracle.fen(shredder=True)
     assert int(info["Key"], 16) == chess.polyglot.zobrist_hash(oracle)
 
     pipe.send("setoption name UCI_Chess960 value false")
     pipe.send("position fen " + TWO_WAY)
-    assert _display(pipe)["Fen"] == _oracle(TWO_WAY).fen()        # X-FEN: KQkq here
+    assert pipe.display()["Fen"] == _oracle(TWO_WAY).fen()        # X-FEN: KQkq here
     assert pipe.ask("go depth 2 searchmoves b1h1", "bestmove")[-1].split()[:2] == ["bestmove", "b1g1"]
     lines = pipe.ask("go perft 1", "Nodes searched")
     assert {"b1c1", "b1g1"} <= {l.split(":")[0] for l in lines[:-2]}
@@ -414,18 +409,16 @@ def test_uci_option_switches_castling_text(pipe):
 def test_uci_bad_chess960_input_keeps_position(pipe):
     pipe.send("setoption name UCI_Chess960 value true")
     pipe.send("position fen " + TWO_WAY + " moves b1h1")
-    before = _display(pipe)["Fen"]
+    before = pipe.display()["Fen"]
     oracle = _oracle(TWO_WAY)
     oracle.push_uci("b1h1")
     assert before == oracle.fen(shredder=True)
-    for bad in ["position fen rk5r/8/8/8/8/8/8/RK5R w CHah - 0 1",      # no rook on c1
-                "position fen rk5r/8/8/8/8/8/8/RK5R w AHahx - 0 1",     # not a castling letter
-                "position fen rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1 moves b1h1 b8h8 g1h1",
-                "position fen rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1 moves b1a2",
-                "setoption name UCI_Chess960 value maybe"]:
-        reply = pipe.ask(bad, "info string")
-        assert reply[-1].startswith("info string ")
-        assert _display(pipe)["Fen"] == before
+    pipe.assert_each_rejected(
+        ["position fen rk5r/8/8/8/8/8/8/RK5R w CHah - 0 1",      # no rook on c1
+         "position fen rk5r/8/8/8/8/8/8/RK5R w AHahx - 0 1",     # not a castling letter
+         "position fen rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1 moves b1h1 b8h8 g1h1",
+         "position fen rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1 moves b1a2",
+         "setoption name UCI_Chess960 value maybe"], before)
     assert pipe.ask("isready", "readyok")[-1] == "readyok"
 
 

@@ -3,21 +3,16 @@ import chess
 import chess.polyglot
 
 
-def _display(pipe):
-    lines = pipe.ask("d", "Checkers:")
-    return {l.split(":", 1)[0]: l.split(":", 1)[1].strip() for l in lines if ":" in l}
-
-
 def test_d_reports_fen_key_checkers(pipe):
     pipe.send("position startpos moves e2e4 d7d5 e4e5 f7f5 e1e2")
-    info = _display(pipe)
+    info = pipe.display()
     oracle = chess.Board()
     for uci in "e2e4 d7d5 e4e5 f7f5 e1e2".split():
         oracle.push_uci(uci)
     assert info["Fen"] == oracle.fen(en_passant="xfen")
     assert int(info["Key"], 16) == chess.polyglot.zobrist_hash(oracle)
     pipe.send("position fen 4k3/8/8/8/8/3n4/8/R3K2R w KQ - 0 1")
-    assert _display(pipe)["Checkers"] == "d3"
+    assert pipe.display()["Checkers"] == "d3"
 
 
 def test_go_perft_divide(pipe):
@@ -32,17 +27,15 @@ def test_go_perft_divide(pipe):
 
 def test_bad_input_keeps_position(pipe):
     pipe.send("position startpos moves e2e4")
-    before = _display(pipe)["Fen"]
-    for bad in ["position fen 8/8/8/8/8/8/8/8 w - - 0 1",
-                "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
-                "position startpos moves e7e5 e2e4",
-                "position startpos moves e2e4 zz99",
-                "position banana",
-                "go perft x",
-                "flibbertigibbet"]:
-        reply = pipe.ask(bad, "info string")
-        assert reply[-1].startswith("info string ")
-        assert _display(pipe)["Fen"] == before
+    before = pipe.display()["Fen"]
+    pipe.assert_each_rejected(
+        ["position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+         "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
+         "position startpos moves e7e5 e2e4",
+         "position startpos moves e2e4 zz99",
+         "position banana",
+         "go perft x",
+         "flibbertigibbet"], before)
     assert pipe.ask("go perft 1", "Nodes searched")[-1] == "Nodes searched: 20"
 
 

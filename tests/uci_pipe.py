@@ -58,6 +58,18 @@ class UciPipe:
         self.send(line)
         return self.read_until(lambda l: l.startswith(until), timeout)
 
+    def display(self):
+        """The fields of the `d` command's reply by name (Fen, Key, Checkers ...)."""
+        lines = self.ask("d", "Checkers:")
+        return {l.split(":", 1)[0]: l.split(":", 1)[1].strip() for l in lines if ":" in l}
+
+    def assert_each_rejected(self, commands, fen):
+        """Each command is answered with an `info string` and leaves the position at `fen`."""
+        for bad in commands:
+            reply = self.ask(bad, "info string")
+            assert reply[-1].startswith("info string "), bad
+            assert self.display()["Fen"] == fen, bad
+
     def close(self):
         try:
             self.send("quit")
