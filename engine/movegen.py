@@ -16,11 +16,11 @@ return the index after the last move written, so one buffer serves a whole searc
 """
 import numpy as np
 
-from engine._jit import jit
+from engine._jit import jit, jit_inline
 from engine.attacks import (
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 )
-from engine.bitboard import lsb
+from engine.bitboard import lsb, popcount
 from engine.codec import move_pack, piece_of
 from engine.position import (
     KING_DESTINATION_FILE, META_PLY, META_ROOK, ROOK_DESTINATION_FILE, attackers_to, is_attacked,
@@ -100,6 +100,29 @@ def _pawn_moves(moves, n, pawns, us, empty, enemies, allowed, noisy):
     return n
 
 
+@jit_inline
+def _check_mask_and_pins(T, bb, us, ksq, occ, checkers):
+    """The squares a non-king move must land on (all, or the checker and the squares between
+    it and the king under single check) and our pinned pieces: each lone blocker of ours
+    between the king and an enemy slider on its line."""
+    them = us ^ 1
+    enemies = bb[OCC + them]
+    check_mask = ALL_SQUARES
+    if checkers:
+        check_mask = checkers | between(T, ksq, lsb(checkers))
+    pinned = U0
+    snipers = ((rook_attacks(T, ksq, enemies) & (bb[piece_of(them, ROOK)] | bb[piece_of(them, QUEEN)]))
+               | (bishop_attacks(T, ksq, enemies)
+                  & (bb[piece_of(them, BISHOP)] | bb[piece_of(them, QUEEN)])))
+    while snipers:
+        s = lsb(snipers)
+        snipers &= snipers - U1
+        blockers = between(T, ksq, s) & occ
+        if blockers and not (blockers & (blockers - U1)) and (blockers & bb[OCC + us]):
+            pinned |= blockers
+    return check_mask, pinned
+
+
 @jit
 def generate_moves(P, T, moves, start, mode):
     """Write every legal move (mode GEN_ALL) or every legal capture and promotion (GEN_NOISY)
@@ -129,21 +152,7 @@ def generate_moves(P, T, moves, start, mode):
     checkers = attackers_to(T, bb, ksq, occ) & enemies
     if checkers & (checkers - U1):
         return n  # double check: the king must move
-    check_mask = ALL_SQUARES
-    if checkers:
-        check_mask = checkers | between(T, ksq, lsb(checkers))
-
-    # Pinned pieces: our lone blocker between the king and an enemy slider on its line.
-    pinned = U0
-    snipers = ((rook_attacks(T, ksq, enemies) & (bb[piece_of(them, ROOK)] | bb[piece_of(them, QUEEN)]))
-               | (bishop_attacks(T, ksq, enemies)
-                  & (bb[piece_of(them, BISHOP)] | bb[piece_of(them, QUEEN)])))
-    while snipers:
-        s = lsb(snipers)
-        snipers &= snipers - U1
-        blockers = between(T, ksq, s) & occ
-        if blockers and not (blockers & (blockers - U1)) and (blockers & own):
-            pinned |= blockers
+    check_mask, pinned = _check_mask_and_pins(T, bb, us, ksq, occ, checkers)
 
     targets = (enemies if noisy else ~own) & check_mask
 
@@ -181,24 +190,37 @@ def generate_moves(P, T, moves, start, mode):
         n = _pawn_moves(moves, n, U1 << np.uint64(sq), us, empty, enemies,
                         check_mask & line(T, ksq, sq), noisy)
 
-    ep = row[ST_EP]
-    if ep != NO_SQUARE:
-        victim = ep - 8 if us == WHITE else ep + 8
-        victim_bit = U1 << np.uint64(victim)
-        takers = pawn_attacks(T, them, ep) & pawns
-        while takers:
-            sq = lsb(takers)
-            takers &= takers - U1
-            after = (occ ^ (U1 << np.uint64(sq)) ^ victim_bit) | (U1 << np.uint64(ep))
-            if not (attackers_to(T, bb, ksq, after) & enemies & ~victim_bit):
-                moves[n] = move_pack(sq, ep, FLAG_EN_PASSANT)
-                n += 1
-
+    n = _en_passant(T, bb, moves, n, row[ST_EP], us, ksq, occ, pawns, enemies)
     if not noisy and not checkers:
-        rights = row[ST_CASTLE] >> (2 * us)
-        for side in range(2):   # the h-side (short) first, then the a-side (long)
-            if rights & (1 << side):
-                n = _castle(P, T, moves, n, us, ksq, side, occ)
+        n = _castling(P, T, moves, n, us, ksq, occ, row[ST_CASTLE])
+    return n
+
+
+@jit_inline
+def _en_passant(T, bb, moves, n, ep, us, ksq, occ, pawns, enemies):
+    """Write the legal en-passant captures onto `ep` (NO_SQUARE: none): each is played out
+    on the occupancy and kept if no enemy piece then attacks the king."""
+    if ep == NO_SQUARE:
+        return n
+    victim_bit = U1 << np.uint64(ep - 8 if us == WHITE else ep + 8)
+    takers = pawn_attacks(T, us ^ 1, ep) & pawns
+    while takers:
+        sq = lsb(takers)
+        takers &= takers - U1
+        after = (occ ^ (U1 << np.uint64(sq)) ^ victim_bit) | (U1 << np.uint64(ep))
+        if not (attackers_to(T, bb, ksq, after) & enemies & ~victim_bit):
+            moves[n] = move_pack(sq, ep, FLAG_EN_PASSANT)
+            n += 1
+    return n
+
+
+@jit_inline
+def _castling(P, T, moves, n, us, ksq, occ, castle):
+    """Write the legal castling moves of `us` (not in check) under the rights `castle`."""
+    rights = castle >> (2 * us)
+    for side in range(2):   # the h-side (short) first, then the a-side (long)
+        if rights & (1 << side):
+            n = _castle(P, T, moves, n, us, ksq, side, occ)
     return n
 
 
@@ -232,12 +254,105 @@ def _castle(P, T, moves, n, us, ksq, side, occ):
     return n + 1
 
 
+@jit_inline
+def _count_pawn_set(targets, last_rank):
+    """Moves of pawns landing on `targets`: one each, four on the last rank (promotions)."""
+    return popcount(targets & ~last_rank) + 4 * popcount(targets & last_rank)
+
+
+@jit_inline
+def _count_pawn_moves(pawns, us, empty, enemies, allowed):
+    """The number of moves _pawn_moves writes for `pawns` in GEN_ALL mode."""
+    if us == WHITE:
+        up = 8
+        last_rank = RANK_8
+        double_rank = RANK_3
+    else:
+        up = -8
+        last_rank = RANK_1
+        double_rank = RANK_6
+    single = _shift(pawns, up) & empty
+    double = _shift(single & double_rank, up) & empty & allowed
+    west = _shift(pawns & ~FILE_A, up - 1) & enemies & allowed
+    east = _shift(pawns & ~FILE_H, up + 1) & enemies & allowed
+    return (_count_pawn_set(single & allowed, last_rank) + popcount(double)
+            + _count_pawn_set(west, last_rank) + _count_pawn_set(east, last_rank))
+
+
+@jit
+def count_moves(P, T, moves, start):
+    """The number of legal moves of the side to move, as generate_moves(GEN_ALL) would write
+    them, counted with popcounts where no test per move is needed (perft's last ply).
+    King moves, en passant and castling are tested one by one as there; `moves[start:]` is
+    scratch space for the castling test."""
+    bb = P.bb
+    row = P.st[P.meta[META_PLY]]
+    us = row[ST_SIDE]
+    them = us ^ 1
+    own = bb[OCC + us]
+    enemies = bb[OCC + them]
+    occ = own | enemies
+    ksq = lsb(bb[piece_of(us, KING)])
+    occ_without_king = occ ^ (U1 << np.uint64(ksq))
+    count = np.int64(0)
+    targets = king_attacks(T, ksq) & ~own
+    while targets:
+        to = lsb(targets)
+        targets &= targets - U1
+        if not is_attacked(T, bb, to, them, occ_without_king):
+            count += 1
+
+    checkers = attackers_to(T, bb, ksq, occ) & enemies
+    if checkers & (checkers - U1):
+        return count
+    check_mask, pinned = _check_mask_and_pins(T, bb, us, ksq, occ, checkers)
+    targets = ~own & check_mask
+
+    pieces = bb[piece_of(us, KNIGHT)] & ~pinned
+    while pieces:
+        sq = lsb(pieces)
+        pieces &= pieces - U1
+        count += popcount(knight_attacks(T, sq) & targets)
+    pieces = bb[piece_of(us, BISHOP)] | bb[piece_of(us, QUEEN)]
+    while pieces:
+        sq = lsb(pieces)
+        pieces &= pieces - U1
+        att = bishop_attacks(T, sq, occ) & targets
+        if pinned & (U1 << np.uint64(sq)):
+            att &= line(T, ksq, sq)
+        count += popcount(att)
+    pieces = bb[piece_of(us, ROOK)] | bb[piece_of(us, QUEEN)]
+    while pieces:
+        sq = lsb(pieces)
+        pieces &= pieces - U1
+        att = rook_attacks(T, sq, occ) & targets
+        if pinned & (U1 << np.uint64(sq)):
+            att &= line(T, ksq, sq)
+        count += popcount(att)
+
+    pawns = bb[piece_of(us, PAWN)]
+    empty = ~occ
+    count += _count_pawn_moves(pawns & ~pinned, us, empty, enemies, check_mask)
+    pinned_pawns = pawns & pinned
+    while pinned_pawns:
+        sq = lsb(pinned_pawns)
+        pinned_pawns &= pinned_pawns - U1
+        count += _count_pawn_moves(U1 << np.uint64(sq), us, empty, enemies,
+                                   check_mask & line(T, ksq, sq))
+
+    # En passant and castling are rare: write them as generate_moves does and count.
+    n = _en_passant(T, bb, moves, start, row[ST_EP], us, ksq, occ, pawns, enemies)
+    if not checkers:
+        n = _castling(P, T, moves, n, us, ksq, occ, row[ST_CASTLE])
+    return count + (n - start)
+
+
 @jit
 def perft(P, T, depth, moves, start):
-    """Leaf count to `depth` (>= 1), bulk-counting the last ply from the move list."""
-    end = generate_moves(P, T, moves, start, GEN_ALL)
+    """Leaf count to `depth` (>= 1), counting the last ply without writing its moves."""
     if depth <= 1:
-        return np.int64(end - start)
+        return count_moves(P, T, moves, start)
+    end = generate_moves(P, T, moves, start, GEN_ALL)
     total = np.int64(0)
     for i in range(start, end):
         make_move(P, T, moves[i])

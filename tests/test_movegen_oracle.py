@@ -49,6 +49,8 @@ def _walk(board, oracle, depth):
     mine = sorted(move_to_uci(m) for m in board.legal_moves())
     theirs = sorted(m.uci() for m in oracle.legal_moves)
     assert mine == theirs, oracle.fen()
+    # perft's last ply counts moves without writing them (movegen.count_moves)
+    assert board.perft(1) == len(theirs), oracle.fen()
     noisy = sorted(move_to_uci(m) for m in board.noisy_moves())
     noisy_oracle = sorted(m.uci() for m in oracle.legal_moves
                           if oracle.is_capture(m) or m.promotion)
