@@ -61,7 +61,7 @@ class Option:
 
 
 OPTIONS = (
-    Option("Hash", "spin", 64, 1, 65536),
+    Option("Hash", "spin", 16, 1, 65536),
     Option("Clear Hash", "button"),
     Option("Threads", "spin", 1, 1, 256),   # Lazy SMP (engine.driver); paper profile: 1
     Option("MultiPV", "spin", 1, 1, 64),

@@ -266,11 +266,14 @@ def lmr_table():
     """LMR_BASE + ln(depth) ln(searched) / LMR_DIVISOR, truncated, for depth 1..MAX_PLY and
     searched 1..MAX_MOVES (row or column 0: 0). Computed once here: two logarithms at every
     late move were about 1% of a search's time."""
-    table = np.zeros((MAX_PLY + 1, MAX_MOVES + 1), dtype=np.int8)
-    for depth in range(1, MAX_PLY + 1):
-        for searched in range(1, MAX_MOVES + 1):
-            table[depth, searched] = int(LMR_BASE + math.log(depth) * math.log(searched)
-                                         / LMR_DIVISOR)
+    # math.log on each index, then the same float operations elementwise: a loop over the
+    # 65,000 cells took 20 ms of every start.
+    log_depth = np.array([0.0] + [math.log(d) for d in range(1, MAX_PLY + 1)])
+    log_searched = np.array([0.0] + [math.log(s) for s in range(1, MAX_MOVES + 1)])
+    table = np.trunc(LMR_BASE + np.multiply.outer(log_depth, log_searched) / LMR_DIVISOR)
+    table = table.astype(np.int8)
+    table[0, :] = 0
+    table[:, 0] = 0
     table.setflags(write=False)   # numba freezes a global array into the compiled code
     return table
 

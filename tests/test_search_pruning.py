@@ -3,6 +3,8 @@ a position that got worse than two plies before is pruned harder, never less; qu
 computes the positional terms only when material and piece-square values do not already
 decide the stand-pat against the window. The fifth: the table's score, where its bound makes
 it the better guess, stands in for the static evaluation in the pruning decisions."""
+import math
+
 import numpy as np
 import pytest
 
@@ -162,6 +164,9 @@ def test_futility_is_tested_at_the_late_move_reduced_depth():
     table = np.array([[late_move_reduction(d, m) for m in range(1, MAX_MOVES + 1)]
                       for d in range(1, MAX_PLY + 1)])
     assert table.min() == 0
+    formula = np.array([[int(LMR_BASE + math.log(d) * math.log(m) / LMR_DIVISOR)
+                         for m in range(1, MAX_MOVES + 1)] for d in range(1, MAX_PLY + 1)])
+    assert (table == formula).all()
     assert (np.diff(table, axis=0) >= 0).all() and (np.diff(table, axis=1) >= 0).all()
     for depth in range(1, 24):
         for searched in range(0, 64):
