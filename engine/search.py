@@ -733,22 +733,35 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         if track:
             _pass_line(S, ply, move, line_move, line_next)
         child_depth = depth - 1 + (tt_extension if move == tt_move else 0)
+        # PVS: the first move at the full window; a later one at a null window above alpha,
+        # reduced first (again unreduced if it beats alpha), then at the full window if its
+        # score lies inside. One call site for all of these: numba types each recursive
+        # call site by inferring the whole function again, three times over.
+        reduction = 0
         if searched == 0:
-            score = -search(P, T, tt, S, child_depth, -beta, -alpha, ply + 1,
-                            YES if (on_pv and move == pv_move) else NO, YES,
-                            YES if not (is_pv or cut_node) else NO)
+            child_alpha, child_beta = alpha, beta
+            child_pv = YES if (on_pv and move == pv_move) else NO
+            child_cut = YES if not (is_pv or cut_node) else NO
+            last_try = True
         else:
-            reduction = 0
             if (not paper and quiet and not checked and late_move_reduction_applies(depth, searched)
                     and not in_check(P, T)):
                 reduction = _reduction(depth, searched, is_pv, plain_quiet, cut_node, S.scores[i])
-            score = -search(P, T, tt, S, child_depth - reduction, -alpha - 1, -alpha, ply + 1, NO,
-                            YES, YES)
-            if score > alpha and reduction > 0:
-                score = -search(P, T, tt, S, child_depth, -alpha - 1, -alpha, ply + 1, NO, YES,
-                                NO if cut_node else YES)
-            if alpha < score < beta:
-                score = -search(P, T, tt, S, child_depth, -beta, -alpha, ply + 1, NO, YES, NO)
+            child_alpha, child_beta, child_pv, child_cut = alpha, alpha + 1, NO, YES
+            last_try = False
+        while True:
+            score = -search(P, T, tt, S, child_depth - reduction, -child_beta, -child_alpha,
+                            ply + 1, child_pv, YES, child_cut)
+            if last_try:
+                break
+            if reduction > 0 and score > alpha:
+                reduction = 0
+                child_cut = NO if cut_node else YES
+            elif alpha < score < beta:
+                child_beta, child_cut = beta, NO
+                last_try = True
+            else:
+                break
         unmake_move(P)
         if ctrl[K_STOP] != 0:
             return 0
