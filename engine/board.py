@@ -12,9 +12,9 @@ from engine.codec import piece_of, unpack_move
 from engine.tables import get_tables
 from engine.position import KING_DESTINATION_FILE
 from engine.types import (
-    BLACK, CASTLE_A_SIDE, CASTLE_H_SIDE, EMPTY, FLAG_CASTLE, FLAG_PROMO_KNIGHT, GAME_STACK,
-    GEN_ALL, GEN_NOISY, MAX_MOVES, MAX_PLY, NO_SQUARE, ROOK, ST_CASTLE, ST_EP, ST_FULLMOVE,
-    ST_HALFMOVE, ST_SIDE, WHITE,
+    BISHOP, BLACK, CASTLE_A_SIDE, CASTLE_H_SIDE, EMPTY, FLAG_CASTLE, FLAG_PROMO_KNIGHT,
+    GAME_STACK, GEN_ALL, GEN_NOISY, KING, KNIGHT, MAX_MOVES, MAX_PLY, NO_SQUARE, PAWN, QUEEN,
+    ROOK, ST_CASTLE, ST_EP, ST_FULLMOVE, ST_HALFMOVE, ST_SIDE, WHITE,
 )
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -88,7 +88,28 @@ class Board:
         self.T = get_tables()
         self.P = position.new_position()
         self._moves = np.zeros(MAX_MOVES * (MAX_PLY + 8), dtype=np.int32)
-        self.set_fen(fen)
+        if fen == STARTING_FEN:
+            self._set_start()
+        else:
+            self.set_fen(fen)
+
+    def _set_start(self) -> None:
+        """The standard start position, set up without python-chess: a GUI's `position
+        startpos moves ...` then never imports it (30 ms), only a FEN does."""
+        bb = self.P.bb
+        for colour, back_rank, pawn_rank in ((WHITE, 0, 8), (BLACK, 56, 48)):
+            bb[piece_of(colour, PAWN)] = np.uint64(0xFF << pawn_rank)
+            for ptype, files in ((KNIGHT, 0x42), (BISHOP, 0x24), (ROOK, 0x81), (QUEEN, 0x08),
+                                 (KING, 0x10)):
+                bb[piece_of(colour, ptype)] = np.uint64(files << back_rank)
+        # The rights in engine.position's order: white h-side (h1), a-side (a1), black h8, a8.
+        homes = {2 * WHITE + CASTLE_H_SIDE: 7, 2 * WHITE + CASTLE_A_SIDE: 0,
+                 2 * BLACK + CASTLE_H_SIDE: 63, 2 * BLACK + CASTLE_A_SIDE: 56}
+        rook_homes = np.full(4, NO_SQUARE, dtype=np.int64)
+        for right, square in homes.items():
+            rook_homes[right] = square
+        position.init_from_bitboards(self.P, self.T, WHITE, 0b1111, NO_SQUARE, 0, 1, rook_homes)
+        self.chess960 = False
 
     # -- input -------------------------------------------------------------------------
     def set_fen(self, fen: str) -> None:

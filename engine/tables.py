@@ -2,8 +2,8 @@
 
 `Tables(u, i, nn)` holds three flat arrays (layout and the reason for it in engine.types):
 the uint64 one has the attack tables (engine.attacks), the evaluation's file and pawn-span
-masks (engine.eval) and the Zobrist keys (engine.zobrist,
-from python-chess's copy of the Polyglot random array); the int64 one has the PeSTO
+masks (engine.eval) and the Zobrist keys (engine.zobrist, from
+Polyglot's random array in engine/polyglot_random.npy); the int64 one has the PeSTO
 piece-square tables (engine.pst), phase weights and the network's output bias; the int16
 one the evaluation network's weights (engine.nnue), read from engine/nnue_net.npz.
 The castling-rights masks depend on where the castling rooks stand (Chess960), so they
@@ -24,18 +24,21 @@ from engine.types import (
 )
 from engine.zobrist import fill_zobrist_tables
 
+# Polyglot's 781 random numbers (python-chess's chess.polyglot.POLYGLOT_RANDOM_ARRAY, saved
+# with numpy; tests/test_board.py compares them): read here so that a start needs no
+# python-chess, whose import took 30 ms before `readyok`.
+POLYGLOT_RANDOM = Path(__file__).with_name("polyglot_random.npy")
+
 Tables = collections.namedtuple("Tables", "u i nn")
 
 
 @functools.lru_cache(maxsize=1)
 def get_tables() -> Tables:
     """The process-wide Tables (built on first use)."""
-    import chess.polyglot  # python-chess holds the Polyglot random array
-
     u = np.zeros(U_SIZE, dtype=np.uint64)
     fill_attack_tables(u)
     fill_eval_masks(u)
-    fill_zobrist_tables(u, chess.polyglot.POLYGLOT_RANDOM_ARRAY)
+    fill_zobrist_tables(u, np.load(POLYGLOT_RANDOM))
     i = np.zeros(I_SIZE, dtype=np.int64)
     pst_mg, pst_eg = build_pst()
     i[I_PST_MG:I_PST_MG + 768] = pst_mg.ravel()

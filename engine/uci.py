@@ -186,12 +186,18 @@ class UciLoop:
 
     # -- plumbing ----------------------------------------------------------------------
     def _load(self):
+        if self._freeze_heap:
+            # Loading numba and the kernels makes 110,000 objects that live as long as the
+            # process and about a thousand garbage ones: collections in between only walk
+            # them, and a last one costs 30-50 ms before `readyok`; the garbage is frozen with
+            # the rest instead.
+            gc.disable()
         try:
             from engine.facade import Engine
             engine = Engine(listener=self)
             engine.warm_up()   # load every kernel a search needs before `readyok`
             if self._freeze_heap:
-                freeze_heap()
+                freeze_heap(collect=False)
             self._engine = engine
         except Exception as exc:  # reported on use, never fatal to the loop
             self._load_error = exc
@@ -407,15 +413,18 @@ class UciLoop:
         run_bench(depth, echo=self.send, profile=self.engine.options["Search Profile"])
 
 
-def freeze_heap():
-    """Collect the loading's garbage and move every object left into the collector's
-    permanent generation, so no full collection walks it again: the engine's (numba and
-    the kernels leave about 110,000 tracked objects, 55 ms a collection, idle) and the
-    referee's (scripts/match.py, after parsing the book). A collection pauses every
-    thread, and on a low clock that pause is charged to a move. Only the executables do
-    this: a test process that builds many loops would keep their cycles for ever."""
-    gc.collect()
+def freeze_heap(collect: bool = True):
+    """Collect the loading's garbage (unless `collect` is False) and move every object left
+    into the collector's permanent generation, so no full collection walks it again, then
+    let the collector run: the engine's (numba and the kernels leave about 110,000 tracked
+    objects, 55 ms a collection, idle) and the referee's (scripts/match.py, after parsing
+    the book). A collection pauses every thread, and on a low clock that pause is charged
+    to a move. Only the executables do this: a test process that builds many loops would
+    keep their cycles for ever."""
+    if collect:
+        gc.collect()
     gc.freeze()
+    gc.enable()
 
 
 def main():

@@ -15,8 +15,8 @@ was reached; it is the key python-chess's zobrist_hash gives a chess960 board. P
 different games that differ only in which rook may castle share a key (a table hit between
 them is caught by the search's legality check of the stored move).
 
-This module only copies the array it is given into T.u (python-chess's
-chess.polyglot.POLYGLOT_RANDOM_ARRAY, passed in by engine.tables); it imports no chess code.
+This module only copies the array it is given into T.u (Polyglot's random array, which
+engine.tables reads from engine/polyglot_random.npy); it imports no chess code.
 The full-hash kernel is the slow reference that the incremental key of make/unmake must equal.
 """
 import numpy as np

@@ -234,3 +234,35 @@ def test_the_recorded_magics_are_those_the_seeded_search_finds(piece):
     (searched, searched_table), (used, used_table) = found
     assert np.array_equal(searched, recorded) and np.array_equal(used, recorded)
     assert np.array_equal(searched_table, used_table)
+
+
+def test_the_start_position_set_up_directly_equals_the_parsed_one():
+    """Board() sets up the start position without python-chess; every array of the position
+    equals that of the start FEN read through python-chess."""
+    direct = Board()
+    parsed = Board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ")  # not the constant
+    for name in direct.P._fields:
+        assert np.array_equal(getattr(direct.P, name), getattr(parsed.P, name)), name
+    assert direct.chess960 is parsed.chess960 is False
+
+
+def test_the_stored_polyglot_keys_are_python_chess_ones():
+    from engine.tables import POLYGLOT_RANDOM
+
+    stored = np.load(POLYGLOT_RANDOM)
+    assert stored.dtype == np.uint64
+    assert [int(x) for x in stored] == list(chess.polyglot.POLYGLOT_RANDOM_ARRAY)
+
+
+def test_a_start_imports_no_python_chess():
+    """The engine loads, warms its kernels and searches the start position (a GUI's
+    `position startpos moves ...`) without python-chess; only a FEN imports it."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from engine.facade import Engine; from engine.driver import Limits; "
+            "e = Engine(); e.warm_up(); e.set_position(None, ['e2e4', 'e7e5']); "
+            "print('chess' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split()[-1] == "False"

@@ -124,7 +124,7 @@ def test_the_wheel_ships_the_engine_and_its_command_only(tmp_path):
     metadata = zipfile.ZipFile(wheel).read(f"twobig-{__version__}.dist-info/METADATA").decode()
     assert f"Version: {__version__}" in metadata
     entry_points = zipfile.ZipFile(wheel).read(f"twobig-{__version__}.dist-info/entry_points.txt")
-    assert b"twobig = engine.cli:main" in entry_points
+    assert b"twobig = engine.launch:main" in entry_points
 
 
 def test_version_is_written_once_and_printed_by_the_command():
