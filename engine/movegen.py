@@ -43,8 +43,10 @@ def _shift(bb, delta):
 
 
 @jit
-def _emit(moves, n, frm, targets):
-    """Write a move from `frm` to each square of `targets`."""
+def _emit(moves, n, frm, targets, count_only):
+    """Write a move from `frm` to each square of `targets` (or only count them)."""
+    if count_only:
+        return n + popcount(targets)
     while targets:
         to = lsb(targets)
         targets &= targets - U1
@@ -54,11 +56,13 @@ def _emit(moves, n, frm, targets):
 
 
 @jit
-def _emit_pawn_set(moves, n, targets, delta, flag, last_rank):
-    """Write the pawn moves that land on `targets`, each coming from `to - delta`.
-    Landings on the last rank become four promotions."""
+def _emit_pawn_set(moves, n, targets, delta, flag, last_rank, count_only):
+    """Write the pawn moves that land on `targets`, each coming from `to - delta` (or only
+    count them). Landings on the last rank become four promotions."""
     promos = targets & last_rank
     targets &= ~last_rank
+    if count_only:
+        return n + popcount(targets) + 4 * popcount(promos)
     while targets:
         to = lsb(targets)
         targets &= targets - U1
@@ -74,7 +78,7 @@ def _emit_pawn_set(moves, n, targets, delta, flag, last_rank):
 
 
 @jit
-def _pawn_moves(moves, n, pawns, us, empty, enemies, allowed, noisy):
+def _pawn_moves(moves, n, pawns, us, empty, enemies, allowed, noisy, count_only):
     """Pushes, double pushes, captures and promotions of the pawn set `pawns`, landing only
     on `allowed` squares (check mask, and the pin line for a pinned pawn)."""
     if us == WHITE:
@@ -87,46 +91,38 @@ def _pawn_moves(moves, n, pawns, us, empty, enemies, allowed, noisy):
         double_rank = RANK_6
     single = _shift(pawns, up) & empty
     if noisy:
-        n = _emit_pawn_set(moves, n, single & allowed & last_rank, up, 0, last_rank)
+        n = _emit_pawn_set(moves, n, single & allowed & last_rank, up, 0, last_rank, count_only)
     else:
         double = _shift(single & double_rank, up) & empty & allowed
-        n = _emit_pawn_set(moves, n, single & allowed, up, 0, last_rank)
-        n = _emit_pawn_set(moves, n, double, 2 * up, FLAG_DOUBLE, last_rank)
+        n = _emit_pawn_set(moves, n, single & allowed, up, 0, last_rank, count_only)
+        n = _emit_pawn_set(moves, n, double, 2 * up, FLAG_DOUBLE, last_rank, count_only)
     # Captures towards the a-file and towards the h-file.
     west = _shift(pawns & ~FILE_A, up - 1) & enemies & allowed
     east = _shift(pawns & ~FILE_H, up + 1) & enemies & allowed
-    n = _emit_pawn_set(moves, n, west, up - 1, 0, last_rank)
-    n = _emit_pawn_set(moves, n, east, up + 1, 0, last_rank)
+    n = _emit_pawn_set(moves, n, west, up - 1, 0, last_rank, count_only)
+    n = _emit_pawn_set(moves, n, east, up + 1, 0, last_rank, count_only)
     return n
-
-
-@jit_inline
-def _check_mask_and_pins(T, bb, us, ksq, occ, checkers):
-    """The squares a non-king move must land on (all, or the checker and the squares between
-    it and the king under single check) and our pinned pieces: each lone blocker of ours
-    between the king and an enemy slider on its line."""
-    them = us ^ 1
-    enemies = bb[OCC + them]
-    check_mask = ALL_SQUARES
-    if checkers:
-        check_mask = checkers | between(T, ksq, lsb(checkers))
-    pinned = U0
-    snipers = ((rook_attacks(T, ksq, enemies) & (bb[piece_of(them, ROOK)] | bb[piece_of(them, QUEEN)]))
-               | (bishop_attacks(T, ksq, enemies)
-                  & (bb[piece_of(them, BISHOP)] | bb[piece_of(them, QUEEN)])))
-    while snipers:
-        s = lsb(snipers)
-        snipers &= snipers - U1
-        blockers = between(T, ksq, s) & occ
-        if blockers and not (blockers & (blockers - U1)) and (blockers & bb[OCC + us]):
-            pinned |= blockers
-    return check_mask, pinned
 
 
 @jit
 def generate_moves(P, T, moves, start, mode):
     """Write every legal move (mode GEN_ALL) or every legal capture and promotion (GEN_NOISY)
     of the side to move into moves[start:]; return the end index."""
+    return _legal_moves(P, T, moves, start, mode, False)
+
+
+@jit
+def count_moves(P, T, moves, start):
+    """The number of legal moves of the side to move (perft's last ply): generate_moves'
+    steps with a popcount where each piece's moves would be written. En passant and
+    castling are still written into `moves[start:]` (rare, and tested one by one)."""
+    return _legal_moves(P, T, moves, start, GEN_ALL, True) - start
+
+
+@jit_inline
+def _legal_moves(P, T, moves, start, mode, count_only):
+    """generate_moves, or with `count_only` the index it would return without writing the
+    moves of the king, knights, sliders and pawns."""
     bb = P.bb
     row = P.st[P.meta[META_PLY]]
     us = row[ST_SIDE]
@@ -137,22 +133,37 @@ def generate_moves(P, T, moves, start, mode):
     noisy = mode != GEN_ALL
     ksq = lsb(bb[piece_of(us, KING)])
     king_bit = U1 << np.uint64(ksq)
-    n = start
 
-    # King moves, tested with the king lifted off the board.
+    # King moves, tested with the king lifted off the board (so that it cannot hide behind
+    # itself along a slider's ray).
     targets = king_attacks(T, ksq) & (enemies if noisy else ~own)
     occ_without_king = occ ^ king_bit
+    safe = U0
     while targets:
         to = lsb(targets)
         targets &= targets - U1
         if not is_attacked(T, bb, to, them, occ_without_king):
-            moves[n] = move_pack(ksq, to, FLAG_NORMAL)
-            n += 1
+            safe |= U1 << np.uint64(to)
+    n = _emit(moves, start, ksq, safe, count_only)
 
     checkers = attackers_to(T, bb, ksq, occ) & enemies
     if checkers & (checkers - U1):
         return n  # double check: the king must move
-    check_mask, pinned = _check_mask_and_pins(T, bb, us, ksq, occ, checkers)
+    check_mask = ALL_SQUARES
+    if checkers:
+        check_mask = checkers | between(T, ksq, lsb(checkers))
+
+    # Pinned pieces: our lone blocker between the king and an enemy slider on its line.
+    pinned = U0
+    snipers = ((rook_attacks(T, ksq, enemies) & (bb[piece_of(them, ROOK)] | bb[piece_of(them, QUEEN)]))
+               | (bishop_attacks(T, ksq, enemies)
+                  & (bb[piece_of(them, BISHOP)] | bb[piece_of(them, QUEEN)])))
+    while snipers:
+        s = lsb(snipers)
+        snipers &= snipers - U1
+        blockers = between(T, ksq, s) & occ
+        if blockers and not (blockers & (blockers - U1)) and (blockers & own):
+            pinned |= blockers
 
     targets = (enemies if noisy else ~own) & check_mask
 
@@ -160,7 +171,7 @@ def generate_moves(P, T, moves, start, mode):
     while pieces:
         sq = lsb(pieces)
         pieces &= pieces - U1
-        n = _emit(moves, n, sq, knight_attacks(T, sq) & targets)
+        n = _emit(moves, n, sq, knight_attacks(T, sq) & targets, count_only)
 
     pieces = bb[piece_of(us, BISHOP)] | bb[piece_of(us, QUEEN)]
     while pieces:
@@ -169,7 +180,7 @@ def generate_moves(P, T, moves, start, mode):
         att = bishop_attacks(T, sq, occ) & targets
         if pinned & (U1 << np.uint64(sq)):
             att &= line(T, ksq, sq)
-        n = _emit(moves, n, sq, att)
+        n = _emit(moves, n, sq, att, count_only)
 
     pieces = bb[piece_of(us, ROOK)] | bb[piece_of(us, QUEEN)]
     while pieces:
@@ -178,49 +189,36 @@ def generate_moves(P, T, moves, start, mode):
         att = rook_attacks(T, sq, occ) & targets
         if pinned & (U1 << np.uint64(sq)):
             att &= line(T, ksq, sq)
-        n = _emit(moves, n, sq, att)
+        n = _emit(moves, n, sq, att, count_only)
 
     pawns = bb[piece_of(us, PAWN)]
     empty = ~occ
-    n = _pawn_moves(moves, n, pawns & ~pinned, us, empty, enemies, check_mask, noisy)
+    n = _pawn_moves(moves, n, pawns & ~pinned, us, empty, enemies, check_mask, noisy, count_only)
     pinned_pawns = pawns & pinned
     while pinned_pawns:
         sq = lsb(pinned_pawns)
         pinned_pawns &= pinned_pawns - U1
         n = _pawn_moves(moves, n, U1 << np.uint64(sq), us, empty, enemies,
-                        check_mask & line(T, ksq, sq), noisy)
+                        check_mask & line(T, ksq, sq), noisy, count_only)
 
-    n = _en_passant(T, bb, moves, n, row[ST_EP], us, ksq, occ, pawns, enemies)
+    ep = row[ST_EP]
+    if ep != NO_SQUARE:
+        victim = ep - 8 if us == WHITE else ep + 8
+        victim_bit = U1 << np.uint64(victim)
+        takers = pawn_attacks(T, them, ep) & pawns
+        while takers:
+            sq = lsb(takers)
+            takers &= takers - U1
+            after = (occ ^ (U1 << np.uint64(sq)) ^ victim_bit) | (U1 << np.uint64(ep))
+            if not (attackers_to(T, bb, ksq, after) & enemies & ~victim_bit):
+                moves[n] = move_pack(sq, ep, FLAG_EN_PASSANT)
+                n += 1
+
     if not noisy and not checkers:
-        n = _castling(P, T, moves, n, us, ksq, occ, row[ST_CASTLE])
-    return n
-
-
-@jit_inline
-def _en_passant(T, bb, moves, n, ep, us, ksq, occ, pawns, enemies):
-    """Write the legal en-passant captures onto `ep` (NO_SQUARE: none): each is played out
-    on the occupancy and kept if no enemy piece then attacks the king."""
-    if ep == NO_SQUARE:
-        return n
-    victim_bit = U1 << np.uint64(ep - 8 if us == WHITE else ep + 8)
-    takers = pawn_attacks(T, us ^ 1, ep) & pawns
-    while takers:
-        sq = lsb(takers)
-        takers &= takers - U1
-        after = (occ ^ (U1 << np.uint64(sq)) ^ victim_bit) | (U1 << np.uint64(ep))
-        if not (attackers_to(T, bb, ksq, after) & enemies & ~victim_bit):
-            moves[n] = move_pack(sq, ep, FLAG_EN_PASSANT)
-            n += 1
-    return n
-
-
-@jit_inline
-def _castling(P, T, moves, n, us, ksq, occ, castle):
-    """Write the legal castling moves of `us` (not in check) under the rights `castle`."""
-    rights = castle >> (2 * us)
-    for side in range(2):   # the h-side (short) first, then the a-side (long)
-        if rights & (1 << side):
-            n = _castle(P, T, moves, n, us, ksq, side, occ)
+        rights = row[ST_CASTLE] >> (2 * us)
+        for side in range(2):   # the h-side (short) first, then the a-side (long)
+            if rights & (1 << side):
+                n = _castle(P, T, moves, n, us, ksq, side, occ)
     return n
 
 
@@ -252,99 +250,6 @@ def _castle(P, T, moves, n, us, ksq, side, occ):
             return n
     moves[n] = move_pack(ksq, king_to, FLAG_CASTLE)
     return n + 1
-
-
-@jit_inline
-def _count_pawn_set(targets, last_rank):
-    """Moves of pawns landing on `targets`: one each, four on the last rank (promotions)."""
-    return popcount(targets & ~last_rank) + 4 * popcount(targets & last_rank)
-
-
-@jit_inline
-def _count_pawn_moves(pawns, us, empty, enemies, allowed):
-    """The number of moves _pawn_moves writes for `pawns` in GEN_ALL mode."""
-    if us == WHITE:
-        up = 8
-        last_rank = RANK_8
-        double_rank = RANK_3
-    else:
-        up = -8
-        last_rank = RANK_1
-        double_rank = RANK_6
-    single = _shift(pawns, up) & empty
-    double = _shift(single & double_rank, up) & empty & allowed
-    west = _shift(pawns & ~FILE_A, up - 1) & enemies & allowed
-    east = _shift(pawns & ~FILE_H, up + 1) & enemies & allowed
-    return (_count_pawn_set(single & allowed, last_rank) + popcount(double)
-            + _count_pawn_set(west, last_rank) + _count_pawn_set(east, last_rank))
-
-
-@jit
-def count_moves(P, T, moves, start):
-    """The number of legal moves of the side to move, as generate_moves(GEN_ALL) would write
-    them, counted with popcounts where no test per move is needed (perft's last ply).
-    King moves, en passant and castling are tested one by one as there; `moves[start:]` is
-    scratch space for the castling test."""
-    bb = P.bb
-    row = P.st[P.meta[META_PLY]]
-    us = row[ST_SIDE]
-    them = us ^ 1
-    own = bb[OCC + us]
-    enemies = bb[OCC + them]
-    occ = own | enemies
-    ksq = lsb(bb[piece_of(us, KING)])
-    occ_without_king = occ ^ (U1 << np.uint64(ksq))
-    count = np.int64(0)
-    targets = king_attacks(T, ksq) & ~own
-    while targets:
-        to = lsb(targets)
-        targets &= targets - U1
-        if not is_attacked(T, bb, to, them, occ_without_king):
-            count += 1
-
-    checkers = attackers_to(T, bb, ksq, occ) & enemies
-    if checkers & (checkers - U1):
-        return count
-    check_mask, pinned = _check_mask_and_pins(T, bb, us, ksq, occ, checkers)
-    targets = ~own & check_mask
-
-    pieces = bb[piece_of(us, KNIGHT)] & ~pinned
-    while pieces:
-        sq = lsb(pieces)
-        pieces &= pieces - U1
-        count += popcount(knight_attacks(T, sq) & targets)
-    pieces = bb[piece_of(us, BISHOP)] | bb[piece_of(us, QUEEN)]
-    while pieces:
-        sq = lsb(pieces)
-        pieces &= pieces - U1
-        att = bishop_attacks(T, sq, occ) & targets
-        if pinned & (U1 << np.uint64(sq)):
-            att &= line(T, ksq, sq)
-        count += popcount(att)
-    pieces = bb[piece_of(us, ROOK)] | bb[piece_of(us, QUEEN)]
-    while pieces:
-        sq = lsb(pieces)
-        pieces &= pieces - U1
-        att = rook_attacks(T, sq, occ) & targets
-        if pinned & (U1 << np.uint64(sq)):
-            att &= line(T, ksq, sq)
-        count += popcount(att)
-
-    pawns = bb[piece_of(us, PAWN)]
-    empty = ~occ
-    count += _count_pawn_moves(pawns & ~pinned, us, empty, enemies, check_mask)
-    pinned_pawns = pawns & pinned
-    while pinned_pawns:
-        sq = lsb(pinned_pawns)
-        pinned_pawns &= pinned_pawns - U1
-        count += _count_pawn_moves(U1 << np.uint64(sq), us, empty, enemies,
-                                   check_mask & line(T, ksq, sq))
-
-    # En passant and castling are rare: write them as generate_moves does and count.
-    n = _en_passant(T, bb, moves, start, row[ST_EP], us, ksq, occ, pawns, enemies)
-    if not checkers:
-        n = _castling(P, T, moves, n, us, ksq, occ, row[ST_CASTLE])
-    return count + (n - start)
 
 
 @jit
