@@ -234,7 +234,7 @@ def _shape(engine):
 
 def test_hash_scheme_and_aging_options_reach_the_table():
     engine = Engine()
-    assert _shape(engine) == (64 * 1024 * 1024 // 24 // 2, 2, "TwoBig1", 1)
+    assert _shape(engine) == (16 * 1024 * 1024 // 24 // 2, 2, "TwoBig1", 1)   # Hash 16 (MB)
     engine.set_option("Hash", 1)                    # 43,690 slots of 24 bytes, 2 a bucket
     assert _shape(engine) == (21_845, 2, "TwoBig1", 1)
     engine.set_option("TT Scheme", "DEEP")          # one level: one slot a bucket
