@@ -97,17 +97,14 @@ class Board:
         """The standard start position, set up without python-chess: a GUI's `position
         startpos moves ...` then never imports it (30 ms), only a FEN does."""
         bb = self.P.bb
+        rook_homes = np.full(4, NO_SQUARE, dtype=np.int64)   # by right, as engine.position
         for colour, back_rank, pawn_rank in ((WHITE, 0, 8), (BLACK, 56, 48)):
             bb[piece_of(colour, PAWN)] = np.uint64(0xFF << pawn_rank)
             for ptype, files in ((KNIGHT, 0x42), (BISHOP, 0x24), (ROOK, 0x81), (QUEEN, 0x08),
                                  (KING, 0x10)):
                 bb[piece_of(colour, ptype)] = np.uint64(files << back_rank)
-        # The rights in engine.position's order: white h-side (h1), a-side (a1), black h8, a8.
-        homes = {2 * WHITE + CASTLE_H_SIDE: 7, 2 * WHITE + CASTLE_A_SIDE: 0,
-                 2 * BLACK + CASTLE_H_SIDE: 63, 2 * BLACK + CASTLE_A_SIDE: 56}
-        rook_homes = np.full(4, NO_SQUARE, dtype=np.int64)
-        for right, square in homes.items():
-            rook_homes[right] = square
+            rook_homes[2 * colour + CASTLE_H_SIDE] = back_rank + 7
+            rook_homes[2 * colour + CASTLE_A_SIDE] = back_rank
         position.init_from_bitboards(self.P, self.T, WHITE, 0b1111, NO_SQUARE, 0, 1, rook_homes)
         self.chess960 = False
 

@@ -108,7 +108,7 @@ def _pawn_moves(moves, n, pawns, us, empty, enemies, allowed, noisy, count_only)
 def generate_moves(P, T, moves, start, mode):
     """Write every legal move (mode GEN_ALL) or every legal capture and promotion (GEN_NOISY)
     of the side to move into moves[start:]; return the end index."""
-    return _legal_moves(P, T, moves, start, mode, False)
+    return _legal_moves(P, T, moves, start, mode, np.bool_(False))
 
 
 @jit
@@ -116,7 +116,8 @@ def count_moves(P, T, moves, start):
     """The number of legal moves of the side to move (perft's last ply): generate_moves'
     steps with a popcount where each piece's moves would be written. En passant and
     castling are still written into `moves[start:]` (rare, and tested one by one)."""
-    return _legal_moves(P, T, moves, start, GEN_ALL, True) - start
+    # Typed, not literal, arguments: a literal would compile the writers it reaches again.
+    return _legal_moves(P, T, moves, start, np.int64(GEN_ALL), np.bool_(True)) - start
 
 
 @jit_inline

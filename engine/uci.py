@@ -202,6 +202,9 @@ class UciLoop:
         except Exception as exc:  # reported on use, never fatal to the loop
             self._load_error = exc
             self._log_traceback()
+        finally:
+            if self._freeze_heap:
+                gc.enable()
 
     @property
     def engine(self):
@@ -415,16 +418,14 @@ class UciLoop:
 
 def freeze_heap(collect: bool = True):
     """Collect the loading's garbage (unless `collect` is False) and move every object left
-    into the collector's permanent generation, so no full collection walks it again, then
-    let the collector run: the engine's (numba and the kernels leave about 110,000 tracked
-    objects, 55 ms a collection, idle) and the referee's (scripts/match.py, after parsing
-    the book). A collection pauses every thread, and on a low clock that pause is charged
-    to a move. Only the executables do this: a test process that builds many loops would
+    into the collector's permanent generation, so no full collection walks it again: the
+    engine's (numba and the kernels leave about 110,000 tracked objects, 55 ms a
+    collection, idle) and the referee's (scripts/match.py, after parsing the book). A
+    collection pauses every thread, and on a low clock that pause is charged to a move. Only the executables do this: a test process that builds many loops would
     keep their cycles for ever."""
     if collect:
         gc.collect()
     gc.freeze()
-    gc.enable()
 
 
 def main():
