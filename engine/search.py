@@ -72,8 +72,8 @@ from engine.tt import (
     tt_hit_weight, tt_lookup, tt_prefetch, tt_store_line,
 )
 from engine.tt_research import (
-    line_first, line_prepend, line_rest, size_counts_qnodes, tt_line_plies, tt_note_line_move,
-    tt_note_type1, tt_root_line,
+    line_first, line_prepend, line_rest, root_lines, size_counts_qnodes, tt_line_plies,
+    tt_note_line_move, tt_note_type1, tt_root_line,
 )
 from engine.types import (
     BISHOP, BLACK, DRAW, GEN_ALL, GEN_NOISY, INFINITE, KNIGHT, MATE, MATE_BOUND,
@@ -88,11 +88,19 @@ SearchState = collections.namedtuple(
 # seven scalar arguments, and past a size the compiled search runs at half speed: one more
 # unused 1-D array (a 14th field, when it had 13) took `bench` from 2.5 to 1.2 M nodes/s.
 # Per-ply scalars therefore share `stack` (columns STACK_* in engine.types), and the two
-# n-ply lines share `lines`.
+# n-ply lines and the refutation lines of the root moves share `lines`.
 
-# lines rows (n-ply lines, PAPER)
-LINE_RETURNED = 0    # the line a node returns
-LINE_INHERITED = 1   # the line its parent passed it
+# lines rows (PAPER)
+LINE_RETURNED = 0    # the n-ply line a node returns
+LINE_INHERITED = 1   # the n-ply line its parent passed it
+ROOT_LINES = 2       # from this row on, with the open choice root_lines, one refutation line
+                     # per root move, as ALIBABA's refutation table kept them:
+                     #   column 0     the root move (0: a free row)
+                     #   column 1     L, the length of its line
+                     #   columns 2..  the line: the moves at plies 1..L after the root move
+                     # A row is written after each search of its move (the line its child
+                     # returned: the PV's tail for the best move, else the refutation) and
+                     # read before the next one; rows are cleared with the move ordering.
 
 PROFILE_PLAY = 0
 PROFILE_PAPER = 1
@@ -180,7 +188,7 @@ def new_search_state() -> SearchState:
         scores=np.zeros(plies * MAX_MOVES, dtype=np.int64),
         root_moves=np.zeros(MAX_MOVES, dtype=np.int64),
         root_nodes=np.zeros(MAX_MOVES, dtype=np.int64),
-        lines=np.zeros((2, plies), dtype=np.uint64),  # n-ply lines (LINE_* rows)
+        lines=np.zeros((ROOT_LINES + MAX_MOVES, plies), dtype=np.uint64),  # rows: see LINE_*
         # PLAY: continuation history (engine.movepick)
         cont_history=np.zeros((CONTINUATION_NONE + 1, 12 * 64), dtype=np.int16),
         nn_acc=new_accumulators(plies),
@@ -193,6 +201,7 @@ def clear_move_ordering(S: SearchState) -> None:
     S.stack[:, STACK_KILLER_1:STACK_KILLER_2 + 1] = 0
     S.history[:] = 0
     S.cont_history[:] = 0
+    S.lines[ROOT_LINES:, 0] = 0
 
 
 def _new_stack(plies):
@@ -250,6 +259,45 @@ def _update_pv(S, ply, move):
     for i in range(child, S.stack[child, STACK_PV_LEN]):
         S.pv[ply, i] = S.pv[child, i]
     S.stack[ply, STACK_PV_LEN] = max(S.stack[child, STACK_PV_LEN], child)
+
+
+@jit
+def _root_line_row(S, move):
+    """The row of S.lines (from ROOT_LINES on) that holds `move`'s refutation line, or the
+    first free row when none does yet."""
+    wanted = np.uint64(move)
+    last = S.lines.shape[0] - 1
+    for row in range(ROOT_LINES, last):
+        held = S.lines[row, 0]
+        if held == wanted or held == U0:
+            return row
+    return last   # a row per root move: not reached
+
+
+@jit
+def _follow_root_line(S, move):
+    """Before a search of root move `move` (root_lines): its refutation line becomes the
+    line the ordering follows from ply 1 on (STACK_PREV_PV); YES when it has one."""
+    row = _root_line_row(S, move)
+    length = np.int64(S.lines[row, 1])
+    if S.lines[row, 0] == U0 or length == 0:
+        return NO
+    for k in range(length):
+        S.stack[1 + k, STACK_PREV_PV] = np.int64(S.lines[row, 2 + k])
+    S.ctrl[K_PREV_PV_LEN] = 1 + length
+    return YES
+
+
+@jit
+def _keep_root_line(S, move):
+    """After a finished search of root move `move` (root_lines): the line its child
+    returned is kept as the move's refutation line."""
+    row = _root_line_row(S, move)
+    end = min(S.stack[1, STACK_PV_LEN], S.lines.shape[1] - 1)
+    S.lines[row, 0] = np.uint64(move)
+    S.lines[row, 1] = np.uint64(end - 1)
+    for k in range(1, end):
+        S.lines[row, 1 + k] = np.uint64(S.pv[1, k])
 
 
 @jit
@@ -575,6 +623,9 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         return 0
     paper = ctrl[K_PROFILE] == PROFILE_PAPER
     is_pv = beta - alpha > 1
+    # root_lines: every node returns the line of its best move, also when it fails low, so
+    # that a refuted root move's line reaches past the refutation move
+    fail_low_lines = paper and root_lines(tt)
 
     # 1. Draws by rule, the ply limit, mate-distance pruning.
     if ply > 0:
@@ -778,6 +829,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 _update_pv(S, ply, move)
                 if score >= beta:
                     break
+            elif fail_low_lines:
+                _update_pv(S, ply, move)
 
     if pruned and best < pruned_bound:
         best = pruned_bound
@@ -817,6 +870,7 @@ def search_root(P, T, tt, S, depth, alpha, beta):
     line_next = U0
     if track:   # n-ply lines: the root's stored line guides the child of its first move
         line_move, line_next = tt_root_line(tt, key)
+    own_lines = paper and root_lines(tt)   # each root move follows its refutation line
     count = ctrl[K_ROOT_COUNT]
     pv_move = S.stack[0, STACK_PREV_PV] if ctrl[K_PREV_PV_LEN] > 0 else 0
     checked = in_check(P, T)
@@ -833,18 +887,23 @@ def search_root(P, T, tt, S, depth, alpha, beta):
         make_move(P, T, move)
         if track:
             _pass_line(S, 0, move, line_move, line_next)
+        follow = NO
+        if own_lines:
+            follow = _follow_root_line(S, move)
+        elif i == 0 and move == pv_move:
+            follow = YES
         if i == 0:
-            score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY,
-                            YES if move == pv_move else NO, YES, NO)
+            score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY, follow, YES, NO)
         else:
             reduction = 0
             if (not paper and quiet and not checked and depth >= LMR_MIN_DEPTH
                     and i >= 2 * LMR_MIN_MOVES and not in_check(P, T)):
                 reduction = 1
-            score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, ONE_PLY, NO, YES,
-                            YES)
+            score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, ONE_PLY,
+                            follow, YES, YES)
             if score > alpha and reduction > 0:
-                score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, ONE_PLY, NO, YES, YES)
+                score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, ONE_PLY, follow, YES,
+                                YES)
             if alpha < score < beta:
                 if ctrl[K_STOP] == 0:
                     # Beat the best move at full depth: it is the answer if time runs out
@@ -852,10 +911,12 @@ def search_root(P, T, tt, S, depth, alpha, beta):
                     ctrl[K_ROOT_BEST] = move
                     ctrl[K_ROOT_BEST_SCORE] = score
                     ctrl[K_ROOT_BEST_EXACT] = 0
-                score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY, NO, YES, NO)
+                score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY, follow, YES, NO)
         unmake_move(P)
         if ctrl[K_STOP] != 0:
             break
+        if own_lines:
+            _keep_root_line(S, move)
         S.root_nodes[i] = ctrl[K_NODES] - nodes_before
         ctrl[K_ROOT_COMPLETED] = i + 1
         if score > best:

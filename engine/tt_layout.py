@@ -80,7 +80,10 @@ C_SIZE_QNODES = 19 # 1: a subtree's size counts its quiescence nodes; 0: only in
                    #    nodes and horizon leaves, as the thesis' node count does
 C_LEAF_CUT = 20    # 1: at a quiescence node a usable stored score returns as Figure 2.7
                    #    does at every node; 0: it only replaces or bounds the stand-pat
-C_LEN = 21
+C_ROOT_LINES = 21  # 1 (paper profile): each root move's search follows the refutation line
+                   #    its last search returned, as ALIBABA's refutation table; 0: the
+                   #    previous iteration's PV only
+C_LEN = 22
 
 DATA_SCORE_OFFSET = 32768
 

@@ -9,11 +9,14 @@ each by its constant: S_CUT_EXACT is "cut_exact").
 Use switches (C_USE_*, C_ENABLED, C_SAME_DEPTH in conf; TABLE_USES): which parts of an
 entry the search may use.
 
-Open choices (C_TIES_NEW, C_SIZE_QNODES, C_LEAF_CUT; set_open_choices): what the thesis
-does not pin down, so that an experiment can show whether a conclusion depends on it. The
-defaults are TwoBig's: ties go to the new entry, a subtree's size counts its quiescence
-nodes, a stored score at a quiescence node replaces or bounds the stand-pat. In the exact-only and bounds-only runs of 2.7.2 the table also
-stores only what it may use (engine.tt.tt_store_line asks `stores_bound`).
+Open choices (C_TIES_NEW, C_SIZE_QNODES, C_LEAF_CUT, C_ROOT_LINES; set_open_choices):
+what the thesis does not pin down, so that an experiment can show whether a conclusion
+depends on it. The defaults are TwoBig's: ties go to the new entry, a subtree's size counts
+its quiescence nodes, a stored score at a quiescence node replaces or bounds the stand-pat,
+and only the previous iteration's PV guides the ordering (ALIBABA kept a refutation line
+per root move; engine.search keeps them with root_lines on). In the exact-only and
+bounds-only runs of 2.7.2 the table also stores only what it may use
+(engine.tt.tt_store_line asks `stores_bound`).
 
 Line layout (thesis 2.7.3: an entry stores an n-ply principal variation, n = C_PV_PLIES in
 1..5; its first move is the move of word 1, the other n - 1 are one uint64 in `lines`;
@@ -36,7 +39,8 @@ import numpy as np
 from engine._jit import jit
 from engine.tt_layout import (
     BOUND_EXACT, BOUND_FIELD, BOUND_NONE, C_BUCKETS, C_ENABLED, C_LEAF_CUT, C_PV_PLIES,
-    C_SIZE_QNODES, C_TIES_NEW, C_USE_BOUNDS, C_USE_EXACT, C_USE_MOVE, C_USE_SCORE, C_WAYS,
+    C_ROOT_LINES, C_SIZE_QNODES, C_TIES_NEW, C_USE_BOUNDS, C_USE_EXACT, C_USE_MOVE,
+    C_USE_SCORE, C_WAYS,
     MOVE_FIELD, TT, WORDS, bucket_base, get_field, lines_on, put_field, table_entries)
 from engine.types import U0
 
@@ -120,6 +124,12 @@ def size_counts_qnodes(tt):
 def leaf_cut(tt):
     """A stored score usable at a quiescence node returns there (Figure 2.7)."""
     return tt.conf[C_LEAF_CUT] != 0
+
+
+@jit
+def root_lines(tt):
+    """Each root move's search follows its own refutation line (engine.search)."""
+    return tt.conf[C_ROOT_LINES] != 0
 
 
 @jit
@@ -260,6 +270,7 @@ OPEN_CHOICES = {          # name: (conf field, TwoBig's default)
     "ties_new": (C_TIES_NEW, True),
     "size_qnodes": (C_SIZE_QNODES, True),
     "leaf_cut": (C_LEAF_CUT, False),
+    "root_lines": (C_ROOT_LINES, False),
 }
 
 

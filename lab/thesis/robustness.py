@@ -4,7 +4,8 @@ choices the thesis leaves open?
 The rows of experiment "robustness" (lab.thesis.tt_experiments) run DEEP, BIG1, TwoDEEP
 and TwoBig1 on the middle-game set under TwoBig's defaults and under each open choice
 changed alone (engine/tt_research.py OPEN_CHOICES: ties to the stored entry, subtree sizes
-without quiescence nodes, Figure 2.7's return at quiescence nodes), each with several
+without quiescence nodes, Figure 2.7's return at quiescence nodes, a refutation line per
+root move as ALIBABA kept them), each with several
 seeded Zobrist key sets. Each contrast (TwoBig1 against TwoDEEP, BIG1 against DEEP, the two
 two-level schemes against the two one-level ones) is the relative difference of the node
 totals, with a 95% hierarchical bootstrap interval: key sets, games and positions are
@@ -24,6 +25,7 @@ CHOICE_LABELS = {
     "ties_new=0": "ties keep the stored entry",
     "size_qnodes=0": "subtree sizes without quiescence nodes",
     "leaf_cut=1": "Figure 2.7's return at quiescence nodes",
+    "root_lines=1": "a refutation line per root move",
 }
 CONTRASTS = (
     ("TwoBig1 vs TwoDEEP", ("TwoBig1",), ("TwoDEEP",)),
@@ -134,8 +136,15 @@ def section(rows: Sequence[dict], games: Sequence[str]) -> List[str]:
         "gives them to the candidate, the thesis' \">=\"), subtree sizes counting only "
         "interior nodes and horizon leaves (TwoBig counts quiescence nodes too), and a stored "
         "score at a quiescence node returning as Figure 2.7 does at every node (TwoBig "
-        "replaces or bounds the stand-pat with it). The refutation line per root move that "
-        "ALIBABA kept is not varied: TwoBig keeps the principal variation only. Figures: the "
+        "replaces or bounds the stand-pat with it)"
+        + (", and a refutation line per root move, as ALIBABA kept them: each root move's "
+           "search follows the line its last search returned (TwoBig follows the previous "
+           "iteration's principal variation only; a failing-low node then returns its best "
+           "move's line too, so a refuted move's line reaches past the refutation move). "
+           if "root_lines=1" in choices else
+           ". The refutation line per root move that ALIBABA kept is not varied: TwoBig "
+           "keeps the principal variation only. ")
+        + "Figures: the "
         "thesis' count (interior nodes + horizon leaves), relative difference of the totals in "
         "percent with a 95% hierarchical bootstrap interval over key sets, games and "
         "positions (whole games with time stamping); negative: the first named searched "

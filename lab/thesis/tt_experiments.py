@@ -55,7 +55,7 @@ EXPERIMENTS = ["schemes", "schemes44", "endgame", "no_table", "move_score", "npv
 # vs one-level) under each choice the thesis leaves open, one at a time (engine/tt_research.py
 # OPEN_CHOICES), with the Zobrist key set as a replicated factor.
 ROBUST_SCHEMES = ["DEEP", "BIG1", "TwoDEEP", "TwoBig1"]
-ROBUST_CHOICES = ["", "ties_new=0", "size_qnodes=0", "leaf_cut=1"]
+ROBUST_CHOICES = ["", "ties_new=0", "size_qnodes=0", "leaf_cut=1", "root_lines=1"]
 ROBUST_KEY_SETS = 8
 
 
