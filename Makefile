@@ -11,7 +11,7 @@ ifdef EXE
 .DEFAULT_GOAL := exe
 endif
 
-.PHONY: exe soak run install test test-slow bench bench-tt perft tactics experiments experiments-quick experiments-deps opponents match-selfplay gauntlet clean
+.PHONY: exe soak run install test test-slow bench bench-tt perft tactics experiments experiments-quick experiments-deps network opponents match-selfplay gauntlet clean
 
 run: install
 	@$(BIN)/twobig
@@ -69,6 +69,13 @@ experiments-quick: experiments-deps
 
 experiments: experiments-deps
 	$(BIN)/python -m lab.thesis.tt_experiments $(EXPERIMENT_ARGS)
+
+# Retrain the evaluation network from nothing into engine/nnue_net.npz (over an hour on two
+# cores; Stockfish labels the positions: make opponents). NETWORK_ARGS="--files 2
+# --epochs 1 --out /tmp/net.npz" is a quick check; docs/evaluation.md has the steps.
+NETWORK_ARGS ?=
+network: experiments-deps
+	$(BIN)/python -m lab.network.rebuild $(NETWORK_ARGS)
 
 # Match opponents (Debian engines and Sunfish); see scripts/match.py.
 opponents:
