@@ -49,3 +49,20 @@ def test_a_tight_but_tiny_difference_is_within_noise():
     assert R._verdict(0.04, 0.01, 0.08) == "within noise"
     assert R._verdict(-1.0, -1.5, -0.6) == "fewer" and R._verdict(1.0, 0.6, 1.5) == "more"
     assert R._verdict(-1.0, -2.0, 0.1) == "within noise"
+
+
+def test_a_choice_s_own_effect_is_the_four_schemes_nodes_against_the_defaults():
+    """Under the choice every scheme searches 1,000 nodes a position, under the defaults
+    DEEP and TwoDEEP 1,000 and BIG1 and TwoBig1 1,500: 4,000 against 5,000, -20%."""
+    rows = []
+    for seed in ("1", "2"):
+        rows += [_row("DEEP", [1000] * 6, "", seed), _row("TwoDEEP", [1000] * 6, "", seed),
+                 _row("BIG1", [1500] * 6, "", seed), _row("TwoBig1", [1500] * 6, "", seed)]
+        rows += [_row(scheme, [1000] * 6, "root_lines=1", seed)
+                 for scheme in ("DEEP", "TwoDEEP", "BIG1", "TwoBig1")]
+    effects = R.choice_effects(rows, GAMES)
+    estimate, low, high = effects[(8, False, 5, "root_lines=1")]
+    assert abs(estimate + 20.0) < 1e-9 and abs(low + 20.0) < 1e-6 and abs(high + 20.0) < 1e-6
+    assert set(effects) == {(8, False, 5, "root_lines=1")}
+    text = "\n".join(R.section(rows, GAMES))
+    assert "| 8K | off | 5 | -20.0% [-20.0, -20.0] |" in text

@@ -91,22 +91,51 @@ def _matrix(cells: Dict[tuple, dict], schemes, point, choice, seeds, metric) -> 
     return out
 
 
-def analyse(rows: Sequence[dict], games: Sequence[str], metric: str = "thesis_nodes"):
-    """{(contrast, size, stamping, depth, choice): (estimate, low, high, key sets)} over the
-    robustness rows (each point needs every scheme of the contrast at every key set)."""
+def _cells(rows: Sequence[dict]) -> Dict[tuple, dict]:
+    """The robustness rows by (scheme, size, stamping, depth, choice, key set)."""
     cells = {}
     for r in rows:
         if r["experiment"] != "robustness":
             continue
         point = (int(r["positions_k"]), r["stamping"] == "True", int(r["depth"]))
         cells[(r["scheme"],) + point + (r.get("choices") or "", r["key_seed"])] = r
+    return cells
+
+
+def _seeds(cells, point, choice) -> List[str]:
+    return sorted({key[5] for key in cells if key[1:4] == point and key[4] == choice},
+                  key=lambda s: int(s) if s else 0)
+
+
+def choice_effects(rows: Sequence[dict], games: Sequence[str], metric: str = "thesis_nodes"):
+    """{(size, stamping, depth, choice): (estimate, low, high)}: the nodes the four schemes
+    searched together under a choice against under the defaults, on the key sets both ran."""
+    cells = _cells(rows)
+    schemes = sorted({name for _, first, second in CONTRASTS for name in first + second})
+    out = {}
+    for point in sorted({key[1:4] for key in cells}):
+        for choice in CHOICE_LABELS:
+            if not choice:
+                continue
+            seeds = sorted(set(_seeds(cells, point, choice)) & set(_seeds(cells, point, "")),
+                           key=lambda s: int(s) if s else 0)
+            a = _matrix(cells, schemes, point, choice, seeds, metric) if seeds else None
+            b = _matrix(cells, schemes, point, "", seeds, metric) if seeds else None
+            if a is not None and b is not None:
+                out[point + (choice,)] = hierarchical_interval(a, b, games, blocks=point[1])
+    return out
+
+
+def analyse(rows: Sequence[dict], games: Sequence[str], metric: str = "thesis_nodes"):
+    """{(contrast, size, stamping, depth, choice): (estimate, low, high, key sets)} over the
+    robustness rows (each point needs every scheme of the contrast at every key set)."""
+    cells = _cells(rows)
     points = sorted({key[1:4] for key in cells})
     choices = [c for c in CHOICE_LABELS if any(key[4] == c for key in cells)]
     out = {}
     for point in points:
         for choice in choices:
-            seeds = sorted({key[5] for key in cells if key[1:4] == point and key[4] == choice},
-                           key=lambda s: int(s) if s else 0)
+            seeds = _seeds(cells, point, choice)
             if not seeds:
                 continue
             for name, first, second in CONTRASTS:
@@ -171,7 +200,26 @@ def section(rows: Sequence[dict], games: Sequence[str]) -> List[str]:
             lines.append(f"| {name} | {size}K | {'on' if stamping else 'off'} | {depth} | "
                          + " | ".join(cells) + f" | {verdict} |")
     lines += ["", "**Answer.** " + _answer(holds, depends), ""]
+    lines += _effects_table(choice_effects(rows, games), choices[1:])
     return lines
+
+
+def _effects_table(effects, choices) -> List[str]:
+    """Each choice's own effect on the tree, beside the contrasts it leaves alone."""
+    if not effects:
+        return []
+    lines = ["Each choice's own effect on the tree: the nodes DEEP, BIG1, TwoDEEP and TwoBig1 "
+             "searched together under it against under TwoBig's defaults (the same key sets, "
+             "the same interval; negative: fewer nodes).", "",
+             "| size | stamping | depth | " + " | ".join(CHOICE_LABELS[c] for c in choices)
+             + " |", "|---" * (3 + len(choices)) + "|"]
+    for point in sorted({key[:3] for key in effects}):
+        size, stamping, depth = point
+        values = [effects.get(point + (c,)) for c in choices]
+        lines.append(f"| {size}K | {'on' if stamping else 'off'} | {depth} | " + " | ".join(
+            "-" if v is None else f"{v[0]:+.1f}% [{v[1]:+.1f}, {v[2]:+.1f}]" for v in values)
+            + " |")
+    return lines + [""]
 
 
 def _answer(holds, depends) -> str:
