@@ -169,3 +169,28 @@ def test_the_recursive_kernel_compiles_once_with_uint64_hashes():
     signatures = D._solve.nopython_signatures
     assert len(signatures) == 1
     assert [str(a) for a in signatures[0].args[2:8]] == ["int64", "int64"] + ["uint64"] * 4
+
+
+def _grid_row(board, size, scheme, seed, nodes):
+    return {"experiment": "schemes", "board": board, "search": "ab+fc", "depth_measure": "height",
+            "positions_k": str(size), "scheme": scheme, "key_seed": str(seed), "nodes": str(nodes)}
+
+
+@pytest.mark.parametrize("big_share,verdict", [(0.95, "within the key-set noise"), (0.7, "holds")])
+def test_a_board_of_one_key_set_judges_big_against_deep_with_another_board_s_noise(big_share,
+                                                                                  verdict):
+    """6x8 has two key sets a cell, 10 and 11 (spread 1/10.5 = 9.5%); 8x8 one, with BIG1 and
+    TwoBig1 5% or 30% below DEEP and TwoDEEP. Rule 2 on 8x8 then compares the 5% (or 30%)
+    gain, less the chess one, with 6x8's 9.5%."""
+    rows = [_grid_row("6x8", 2, scheme, seed, nodes)
+            for scheme in ("DEEP", "BIG1", "TwoDEEP", "TwoBig1")
+            for seed, nodes in ((1, 10_000), (2, 11_000))]
+    for scheme, nodes in (("DEEP", 1_000_000), ("TwoDEEP", 600_000)):
+        rows.append(_grid_row("8x8", 512, scheme, 1, nodes))
+        rows.append(_grid_row("8x8", 512, "BIG1" if scheme == "DEEP" else "TwoBig1", 1,
+                              int(nodes * big_share)))
+    assert D.key_set_noise(rows, "8x8") is None
+    assert abs(D.key_set_noise(rows, "6x8") - 100 / 10.5) < 1e-9
+    text = D.claims_section(rows, "8x8")
+    assert f"**Verdict on 8x8: {verdict} (with 6x8's key-set noise).**" in text
+    assert "not measured on 8x8 (one key set per cell); that of the 6x8 cells" in text
