@@ -192,5 +192,5 @@ def test_a_board_of_one_key_set_judges_big_against_deep_with_another_board_s_noi
     assert D.key_set_noise(rows, "8x8") is None
     assert abs(D.key_set_noise(rows, "6x8") - 100 / 10.5) < 1e-9
     text = D.claims_section(rows, "8x8")
-    assert f"**Verdict on 8x8: {verdict} (with 6x8's key-set noise).**" in text
+    assert f"**Verdict on 8x8: {verdict} (6x8's noise standing in).**" in text
     assert "not measured on 8x8 (one key set per cell); that of the 6x8 cells" in text

@@ -794,7 +794,7 @@ def claims_section(rows, board):
         verdict2 = ("holds" if dom - chess > noise else
                     "within the key-set noise" if dom > chess else "does not hold")
         if stand_in:
-            verdict2 += f" (with {stand_in}'s key-set noise)"
+            verdict2 += f" ({stand_in}'s noise standing in)"
     where = (f"not measured on {board} (one key set per cell); that of the {stand_in} cells, "
              if stand_in else "")
     noise_text = ("" if noise is None else
