@@ -11,7 +11,7 @@ ifdef EXE
 .DEFAULT_GOAL := exe
 endif
 
-.PHONY: exe soak run install test test-slow bench bench-tt perft tactics experiments experiments-quick experiments-deps network opponents match-selfplay gauntlet clean
+.PHONY: exe soak run install test test-slow bench bench-tt perft tactics experiments experiments-quick experiments-deps network opponents match-selfplay gauntlet cutechess-gauntlet clean
 
 run: install
 	@$(BIN)/twobig
@@ -109,6 +109,24 @@ gauntlet: experiments-deps
 		--pgn docs/gauntlet/glaurung.pgn
 	$(MATCH) --engine2 /usr/games/phalanx --name2 Phalanx --protocol2 xboard --pgn docs/gauntlet/phalanx.pgn
 	$(MATCH) --engine2 .opponents/sunfish/bin/sunfish-uci --name2 Sunfish --pgn docs/gauntlet/sunfish.pgn
+
+# The cutechess-cli rows of docs/strength.md: TwoBig against OPPONENT (cutechess-cli's
+# -engine arguments) over ROUNDS opening pairs at TC, the same openings (-srand 12),
+# adjudication and options as those rows; cutechess-cli prints the score and Elo, the games
+# go to CUTECHESS_PGN. cutechess-cli is built by hand (README, "cutechess-cli").
+CUTECHESS     ?= cutechess-cli
+OPPONENT      ?= name=Ethereal12 cmd=/usr/games/ethereal-chess proto=uci option.Hash=16 option.Threads=1
+ROUNDS        ?= 100
+TC            ?= 10+0.1
+CUTECHESS_PGN ?= cutechess_gauntlet.pgn
+cutechess-gauntlet: install
+	$(CUTECHESS) -tournament gauntlet \
+		-engine name=TwoBig cmd=$(abspath $(BIN))/twobig proto=uci option.Hash=16 option.Threads=1 \
+		-engine $(OPPONENT) -each tc=$(TC) \
+		-openings file=data/books/8moves_v3.pgn format=pgn order=random -repeat -games 2 \
+		-rounds $(ROUNDS) -concurrency $(CONCURRENCY) -srand 12 \
+		-draw movenumber=40 movecount=8 score=10 -resign movecount=4 score=700 \
+		-ratinginterval 10 -pgnout $(CUTECHESS_PGN)
 
 # Soak (docs/reliability.md): TwoBig against Stockfish (any UCI_Elo; `make opponents` installs it)
 # at 1 s + 0.01 s with one game per core, the same with two per core (overloaded), and at
