@@ -16,8 +16,38 @@ import os
 from pathlib import Path
 
 import numba
+from numba.core import types
 
 ENGINE_DIR = Path(__file__).resolve().parent
+_OWN_PACKAGES = ("engine.", "lab.")
+
+
+def _infer_recursion_once() -> None:
+    """numba types a kernel's call of itself by typing the whole kernel again without that
+    call (TypeInferer.return_types_from_partial), at every recursive call site on every
+    propagation round: nine times for `search`, 12 s of a first start. The return type it
+    finds does not change between those rounds in TwoBig's kernels (every recursive kernel
+    returns one integer type), so the first answer is kept for the rest of that kernel's
+    inference. Only TwoBig's own kernels; where numba lacks the method, nothing changes."""
+    from numba.core import typeinfer
+
+    infer_again = getattr(typeinfer.TypeInferer, "return_types_from_partial", None)
+    if infer_again is None:
+        return
+
+    def return_type_once(inferer):
+        known = inferer.__dict__.get("_twobig_return_type")
+        if known is not None:
+            return known
+        found = infer_again(inferer)
+        if found is not None and inferer.func_id.modname.startswith(_OWN_PACKAGES):
+            inferer._twobig_return_type = found
+        return found
+
+    typeinfer.TypeInferer.return_types_from_partial = return_type_once
+
+
+_infer_recursion_once()
 
 
 # The modules whose code ends up inside compiled kernels: every module with jitted functions
@@ -59,9 +89,34 @@ numba.config.CACHE_DIR = str(CACHE_DIR)
 JIT_FLAGS = dict(cache=True, nogil=True, boundscheck=False)
 
 
+def _plain(arg_type):
+    """The type a kernel is compiled for when another kernel passes `arg_type`: constants
+    as their plain type, narrower signed integers (a move read from the int32 move list)
+    as int64, which holds their every value."""
+    arg_type = types.unliteral(arg_type)
+    if isinstance(arg_type, types.Integer) and arg_type.signed and arg_type.bitwidth < 64:
+        return types.int64
+    return arg_type
+
+
+def _one_specialisation(dispatcher):
+    """Compile a kernel once for the calls of other kernels. numba otherwise compiles it
+    again for each constant and integer width a caller passes (`generate_moves(...,
+    GEN_ALL)` and `(..., GEN_CAPTURES)` were two compiles besides the int64 one the
+    Python side needs): 12.9 s of a first start went to such second and third copies."""
+    typed_call = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return typed_call(tuple(_plain(a) for a in args),
+                          {name: _plain(a) for name, a in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
 def jit(fn):
     """Compile a hot, non-allocating kernel with TwoBig's fixed numba flags."""
-    return numba.njit(_nrt=False, **JIT_FLAGS)(fn)
+    return _one_specialisation(numba.njit(_nrt=False, **JIT_FLAGS)(fn))
 
 
 def jit_inline(fn):
@@ -76,4 +131,4 @@ def jit_inline(fn):
 
 def jit_alloc(fn):
     """Compile a kernel that allocates numpy arrays (builders, run once)."""
-    return numba.njit(**JIT_FLAGS)(fn)
+    return _one_specialisation(numba.njit(**JIT_FLAGS)(fn))

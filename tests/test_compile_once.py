@@ -1,0 +1,65 @@
+"""What keeps a first start's compile short: each kernel compiled once, whatever constants
+and integer widths its callers pass, and recursive kernels typed without repeating the
+inference (engine/_jit.py)."""
+import importlib
+
+import numpy as np
+from numba.core.registry import CPUDispatcher
+
+from engine._jit import KERNEL_MODULES, jit
+from engine.warmup import warm_all
+
+
+def test_every_kernel_a_search_and_the_protocol_use_has_one_specialisation():
+    warm_all()
+    repeated = []
+    for name in KERNEL_MODULES:
+        module = importlib.import_module(f"engine.{name}")
+        for attr, value in vars(module).items():
+            if (isinstance(value, CPUDispatcher) and value.__module__ == module.__name__
+                    and len(value.signatures) > 1):
+                repeated.append((name, attr, [str(s) for s in value.signatures]))
+    assert repeated == []
+
+
+@jit
+def _scaled(x, factor):
+    return x * factor
+
+
+MODE_DOUBLE = 2
+
+
+@jit
+def _calls_with_constants(values):
+    # a module constant, a literal and an int32 element: one compile of _scaled serves all
+    return _scaled(values[0], MODE_DOUBLE) + _scaled(values[1], 3) + _scaled(np.int64(5), values[2])
+
+
+def test_constants_and_narrow_integers_reach_one_int64_specialisation():
+    values = np.array([7, 11, 13], dtype=np.int32)
+    assert _calls_with_constants(values) == 7 * 2 + 11 * 3 + 5 * 13
+    assert [str(s) for s in _scaled.signatures] == ["(int64, int64)"]
+
+
+@jit
+def _tree_nodes(depth, branching):
+    """Nodes of a uniform tree, counted through three recursive call sites."""
+    if depth <= 0:
+        return np.int64(1)
+    total = np.int64(1)
+    total += _tree_nodes(depth - 1, branching)
+    if branching > 1:
+        total += _tree_nodes(depth - 1, branching) * (branching - 1)
+    if depth > 100:
+        total += _tree_nodes(np.int64(0), branching)
+    return total
+
+
+def test_a_recursive_kernel_with_several_call_sites_computes_what_python_does():
+    def nodes(depth, branching):
+        return 1 if depth <= 0 else 1 + branching * nodes(depth - 1, branching)
+
+    for depth in range(6):
+        for branching in range(1, 5):
+            assert _tree_nodes(np.int64(depth), np.int64(branching)) == nodes(depth, branching)
