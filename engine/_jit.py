@@ -101,9 +101,11 @@ def _plain(arg_type):
 
 def _one_specialisation(dispatcher):
     """Compile a kernel once for the calls of other kernels. numba otherwise compiles it
-    again for each constant and integer width a caller passes (`generate_moves(...,
-    GEN_ALL)` and `(..., GEN_CAPTURES)` were two compiles besides the int64 one the
-    Python side needs): 12.9 s of a first start went to such second and third copies."""
+    again for each constant and integer width a caller passes (a ply of 0 from the root
+    and the int64 ply of the rest of the tree, a move read from the int32 move list and
+    one computed as int64): 12.9 s of a first start went to such second and third copies.
+    A kernel that should be compiled for a constant says so in its body (movegen's
+    generate_all and generate_noisy)."""
     typed_call = dispatcher.get_call_template
 
     def get_call_template(args, kws):

@@ -13,7 +13,7 @@ from engine.tables import get_tables
 from engine.position import KING_DESTINATION_FILE
 from engine.types import (
     BISHOP, BLACK, CASTLE_A_SIDE, CASTLE_H_SIDE, EMPTY, FLAG_CASTLE, FLAG_PROMO_KNIGHT,
-    GAME_STACK, GEN_ALL, GEN_NOISY, KING, KNIGHT, MAX_MOVES, MAX_PLY, NO_SQUARE, PAWN, QUEEN,
+    GAME_STACK, KING, KNIGHT, MAX_MOVES, MAX_PLY, NO_SQUARE, PAWN, QUEEN,
     ROOK, ST_CASTLE, ST_EP, ST_FULLMOVE, ST_HALFMOVE, ST_SIDE, WHITE,
 )
 
@@ -216,11 +216,11 @@ class Board:
 
     # -- moves -------------------------------------------------------------------------
     def legal_moves(self) -> List[int]:
-        n = movegen.generate_moves(self.P, self.T, self._moves, 0, GEN_ALL)
+        n = movegen.generate_all(self.P, self.T, self._moves, 0)
         return [int(m) for m in self._moves[:n]]
 
     def noisy_moves(self) -> List[int]:
-        n = movegen.generate_moves(self.P, self.T, self._moves, 0, GEN_NOISY)
+        n = movegen.generate_noisy(self.P, self.T, self._moves, 0)
         return [int(m) for m in self._moves[:n]]
 
     def uci(self, move: int, chess960: bool = False) -> str:

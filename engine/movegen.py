@@ -28,7 +28,7 @@ from engine.position import (
 )
 from engine.types import (
     ALL_SQUARES, BISHOP, FILE_A, FILE_H,
-    FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_NORMAL, FLAG_PROMO_KNIGHT, FLAG_PROMO_QUEEN, GEN_ALL, KING,
+    FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_NORMAL, FLAG_PROMO_KNIGHT, FLAG_PROMO_QUEEN, GEN_ALL, GEN_NOISY, KING,
     KNIGHT, NO_SQUARE, OCC, PAWN, QUEEN, RANK_1, RANK_3, RANK_6, RANK_8, ROOK, ST_CASTLE, ST_EP,
     ST_SIDE, U0, U1, WHITE,
 )
@@ -105,15 +105,23 @@ def _pawn_moves(moves, n, pawns, us, empty, enemies, allowed, noisy, count_only)
 
 
 @jit
-def generate_moves(P, T, moves, start, mode):
-    """Write every legal move (mode GEN_ALL) or every legal capture and promotion (GEN_NOISY)
-    of the side to move into moves[start:]; return the end index."""
-    return _legal_moves(P, T, moves, start, mode, np.bool_(False))
+def generate_all(P, T, moves, start):
+    """Write every legal move of the side to move into moves[start:]; return the end index."""
+    return _legal_moves(P, T, moves, start, np.int64(GEN_ALL), np.bool_(False))
+
+
+@jit
+def generate_noisy(P, T, moves, start):
+    """Write every legal capture and promotion of the side to move (quiescence's moves) into
+    moves[start:]; return the end index."""
+    # Two kernels rather than one taking the mode: the inlined generator sees its mode as a
+    # constant, and the compiler drops the other mode's branches.
+    return _legal_moves(P, T, moves, start, np.int64(GEN_NOISY), np.bool_(False))
 
 
 @jit
 def count_moves(P, T, moves, start):
-    """The number of legal moves of the side to move (perft's last ply): generate_moves'
+    """The number of legal moves of the side to move (perft's last ply): generate_all's
     steps with a popcount where each piece's moves would be written. En passant and
     castling are still written into `moves[start:]` (rare, and tested one by one)."""
     # Typed, not literal, arguments: a literal would compile the writers it reaches again.
@@ -122,7 +130,8 @@ def count_moves(P, T, moves, start):
 
 @jit_inline
 def _legal_moves(P, T, moves, start, mode, count_only):
-    """generate_moves, or with `count_only` the index it would return without writing the
+    """generate_all (mode GEN_ALL) or generate_noisy (GEN_NOISY), or with `count_only` the
+    index generate_all would return without writing the
     moves of the king, knights, sliders and pawns."""
     bb = P.bb
     row = P.st[P.meta[META_PLY]]
@@ -258,7 +267,7 @@ def perft(P, T, depth, moves, start):
     """Leaf count to `depth` (>= 1), counting the last ply without writing its moves."""
     if depth <= 1:
         return count_moves(P, T, moves, start)
-    end = generate_moves(P, T, moves, start, GEN_ALL)
+    end = generate_all(P, T, moves, start)
     total = np.int64(0)
     for i in range(start, end):
         make_move(P, T, moves[i])
@@ -272,7 +281,7 @@ def perft_no_bulk(P, T, depth, moves, start):
     """Leaf count to `depth` making and unmaking every move, the last ply included."""
     if depth == 0:
         return np.int64(1)
-    end = generate_moves(P, T, moves, start, GEN_ALL)
+    end = generate_all(P, T, moves, start)
     total = np.int64(0)
     for i in range(start, end):
         make_move(P, T, moves[i])

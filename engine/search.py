@@ -58,7 +58,7 @@ from engine.bitboard import popcount
 from engine.codec import move_is_promotion, piece_of
 from engine.eval import material_pst_eval, reference_eval
 from engine.nnue import network_eval, new_accumulators
-from engine.movegen import generate_moves
+from engine.movegen import generate_all, generate_noisy
 from engine.movepick import (
     CONTINUATION_NONE, ORDER_KILLER, capture_gain, continuation_index, history_bonus, is_capture,
     pick_next, reward_quiet, score_moves, see_at_least, update_quiet_histories,
@@ -76,7 +76,7 @@ from engine.tt_research import (
     tt_note_line_move, tt_note_type1, tt_root_line,
 )
 from engine.types import (
-    BISHOP, BLACK, DRAW, GEN_ALL, GEN_NOISY, INFINITE, KNIGHT, MATE, MATE_BOUND,
+    BISHOP, BLACK, DRAW, INFINITE, KNIGHT, MATE, MATE_BOUND,
     MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, STACK_EVAL, STACK_KILLER_1,
     STACK_EXCLUDED, STACK_KILLER_2, STACK_LEN, STACK_MOVED, STACK_PREV_PV, STACK_PV_LEN, U0, WHITE,
 )
@@ -237,7 +237,7 @@ def is_draw(P, T, moves, ply, paper):
         if not in_check(P, T):
             return True
         start = ply * MAX_MOVES
-        return generate_moves(P, T, moves, start, GEN_ALL) > start
+        return generate_all(P, T, moves, start) > start
     if paper:
         if repetitions(P) >= 1:   # the thesis' runs: any earlier occurrence (kept frozen)
             return True
@@ -433,7 +433,7 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
     tt_move = 0
     if checked:
         best = -INFINITE
-        end = generate_moves(P, T, S.moves, start, GEN_ALL)
+        end = generate_all(P, T, S.moves, start)
         if end == start:
             return -(MATE - ply)
     else:
@@ -453,7 +453,7 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
         if stand_pat > alpha:
             alpha = stand_pat
         best = stand_pat
-        end = generate_moves(P, T, S.moves, start, GEN_NOISY)
+        end = generate_noisy(P, T, S.moves, start)
     side = side_to_move(P)
     prune_losing = not checked and not paper
     delta_base = best + DELTA_MARGIN
@@ -716,7 +716,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
 
     # 6. Moves, ordered: none means mate or stalemate.
     start = ply * MAX_MOVES
-    end = generate_moves(P, T, S.moves, start, GEN_ALL)
+    end = generate_all(P, T, S.moves, start)
     if end == start:
         return -(MATE - ply) if checked else DRAW
     if tt_move != 0 and not _move_in_list(S.moves, start, end, tt_move):

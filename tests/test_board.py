@@ -204,7 +204,7 @@ def test_core_kernels_stay_integer():
     occ = board.P.bb[12] | board.P.bb[13]
     position.attackers_to(board.T, board.P.bb, np.int64(4), occ)
     position.is_attacked(board.T, board.P.bb, np.int64(4), np.int64(1), occ)
-    for kernel in (movegen.generate_moves, movegen.perft, position.make_move,
+    for kernel in (movegen.generate_all, movegen.perft, position.make_move,
                    position.unmake_move, position.attackers_to, position.is_attacked):
         for sig in kernel.nopython_signatures:
             assert "float" not in str(sig), (kernel, sig)

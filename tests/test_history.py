@@ -9,12 +9,12 @@ from engine.bench import BENCH_FENS
 from engine.board import Board
 from engine.codec import move_pack
 from engine.driver import Limits, Searcher
-from engine.movegen import generate_moves
+from engine.movegen import generate_all
 from engine.movepick import (
     CONTINUATION_NONE, HISTORY_BONUS_MAX, HISTORY_LIMIT, continuation_index, history_bonus,
     score_moves, update_history, update_quiet_histories,
 )
-from engine.types import GEN_ALL, MAX_MOVES, STACK_MOVED
+from engine.types import MAX_MOVES, STACK_MOVED
 from engine.search import (
     LMR_HISTORY, PROFILE_PAPER, PROFILE_PLAY, lmr_history_adjustment, new_search_state,
 )
@@ -119,7 +119,7 @@ def test_quiet_ordering_adds_the_continuation_histories_in_play_only():
     S.stack[0, STACK_MOVED] = CONTINUATION_NONE
     S.stack[1, STACK_MOVED] = 7 * 64 + 21
     start = ply * MAX_MOVES
-    end = generate_moves(board.P, board.T, S.moves, start, GEN_ALL)
+    end = generate_all(board.P, board.T, S.moves, start)
     index = [i for i in range(start, end) if S.moves[i] == knight_move][0]
     piece_to = continuation_index(board.P, knight_move)
     S.history[0, 6, 21] = 100

@@ -19,12 +19,11 @@ import numpy as np
 
 from engine._jit import jit
 from engine.eval import material_pst_eval, reference_eval
-from engine.movegen import generate_moves
+from engine.movegen import generate_all, generate_noisy
 from engine.nnue import network_eval
 from engine.movepick import is_capture, score_moves, see_at_least
 from engine.position import current_key, in_check, make_move, side_to_move, unmake_move
 from engine.tt import tt_probe
-from engine.types import GEN_ALL, GEN_NOISY
 
 # The pieces of a node, one per timed run (PIECE_NONE: the bare walk).
 PIECES = (
@@ -48,9 +47,9 @@ def walk(P, T, tt, S, depth, ply, moves, start, piece, sink):
     """Visit the tree below the position to `depth`, calling `piece` at every node; returns
     the number of nodes. Results go into sink[0] so that nothing is compiled away."""
     if piece == 1:
-        sink[0] += generate_moves(P, T, moves, start, GEN_ALL)
+        sink[0] += generate_all(P, T, moves, start)
     elif piece == 2:
-        sink[0] += generate_moves(P, T, moves, start, GEN_NOISY)
+        sink[0] += generate_noisy(P, T, moves, start)
     elif piece == 3:
         sink[0] += material_pst_eval(P)
     elif piece == 4:
@@ -64,7 +63,7 @@ def walk(P, T, tt, S, depth, ply, moves, start, piece, sink):
         sink[0] += network_eval(P, T, S.nn_acc, S.stack, ply)
     if depth == 0:
         return np.int64(1)
-    end = generate_moves(P, T, moves, start, GEN_ALL)
+    end = generate_all(P, T, moves, start)
     if piece == 7:
         score_moves(P, T, S, moves, S.scores, start, end, np.int64(0), np.int64(0), np.int64(0),
                     side_to_move(P), True)
