@@ -86,6 +86,11 @@ def cache_root() -> Path:
 CACHE_DIR = cache_root() / _source_digest()
 numba.config.CACHE_DIR = str(CACHE_DIR)
 
+
+def cache_is_cold() -> bool:
+    """No search compiled into the cache of these sources yet (a first start)."""
+    return not any(CACHE_DIR.glob("*/search.search_root-*.nbi"))
+
 JIT_FLAGS = dict(cache=True, nogil=True, boundscheck=False)
 
 

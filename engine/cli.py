@@ -122,7 +122,7 @@ def warm():
     from engine.warmup import warm_all
     start = time.perf_counter()
     click.echo("compiling the kernels (once per source version; a minute or two)", err=True)
-    warm_all(echo=lambda line: click.echo(line, err=True))
+    warm_all(echo=lambda line: click.echo(line, err=True), ahead=True)
     # The package's bytecode too: Python skips writing it where PYTHONDONTWRITEBYTECODE is
     # set, and compiling the sources again took 40 ms of every start.
     import compileall

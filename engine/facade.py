@@ -27,6 +27,7 @@ from engine.options import OPTIONS
 from engine.timeman import LagTracker
 from engine.codec import PIECE_TYPES, piece_of
 from engine.types import BLACK, EMPTY, ST_EG, ST_MG, ST_PHASE, WHITE
+from engine.warmup import finish_ahead, start_ahead
 from engine.wdl import material_points, wdl_permille
 
 CURRMOVE_AFTER = 1.0   # seconds before `info currmove` lines start
@@ -331,8 +332,11 @@ class Engine:
             self._thread.join()
 
     def warm_up(self) -> None:
-        """Load (or compile) every kernel a search uses, on a scratch table."""
+        """Load (or compile) every kernel a search uses, on a scratch table; into an empty
+        cache with a second process compiling part of them (engine.warmup)."""
+        helper = start_ahead()
         Session(positions=1024).search(Board(), Limits(depth=2))
+        finish_ahead(helper)
         self.board.perft(2)
 
     def wait(self, timeout: Optional[float] = None) -> None:

@@ -1,5 +1,15 @@
 """Compile (or load from the cache) every jitted kernel by calling it once on real data,
-step by step, telling `echo` what each step compiles and the time so far."""
+step by step, telling `echo` what each step compiles and the time so far.
+
+Into an empty cache, a second process compiles meanwhile the kernels that the search's
+compile reaches late (`AHEAD`), so that it finds them in the cache: numba compiles one
+function at a time per process, and a first start on two cores had one of them idle.
+
+    python -m engine.warmup      # the second process: compile AHEAD into the cache, quietly
+"""
+import os
+import subprocess
+import sys
 import time
 from typing import Callable, Optional
 
@@ -39,27 +49,128 @@ def _table_kernels():
     tt_count_filled(table)
 
 
-def _protocol_paths():
+def _protocol_views():
     from engine.facade import Engine
 
     engine = Engine()
-    engine.warm_up()
     engine.evaluation()
     engine.display()
 
 
+def _protocol_paths():
+    from engine.facade import Engine
+
+    Engine().warm_up()
+    _protocol_views()
+
+
+# The search first: with a second process compiling AHEAD, the board step then finds its
+# perft kernels in the cache.
 STEPS = (
-    ("board, move generation, perft", _board_kernels),
     ("search, play profile (evaluation network, table)", _search("play")),
     ("search, paper profile (material + piece-square values)", _search("paper")),
+    ("board, move generation, perft", _board_kernels),
     ("table statistics", _table_kernels),
     ("the protocol's evaluation and board views", _protocol_paths),
 )
 
 
-def warm_all(echo: Optional[Callable[[str], None]] = None) -> None:
+# What the search's first compile reaches after its first 15 s or so (the quiescence
+# search's callees, then the full-width search's late ones), then what comes after the search
+# (perft, the protocol's move making), each with the argument types its callers pass: P the
+# board, T the attack tables, S the search state, TT the table, moves the move list, i8
+# int64, u8 uint64, b1 bool. A spec that differs from the search's call compiles a kernel
+# nothing uses and leaves the search to compile its own (tests/test_compile_once.py checks
+# every spec against the cache the search writes).
+AHEAD = (
+    ("search", "eval_at_max_ply", "P T b1"),
+    ("tt", "tt_probe", "TT u8 i8"),
+    ("movegen", "generate_noisy", "P T moves i8"),
+    ("position", "unmake_move", "P"),
+    ("tt", "tt_hit_weight", "TT i8"),
+    ("tt_research", "line_prepend", "i8 u8 i8"),
+    ("search", "_has_pieces", "P i8"),
+    ("position", "make_null", "P T"),
+    ("position", "unmake_null", "P"),
+    ("search", "_line_move", "TT S i8 i8 u8 i8 i8"),
+    ("position", "check_info", "P T"),
+    ("position", "gives_check", "P T i8"),
+    ("movepick", "reward_quiet", "P S i8 i8 i8 i8 b1"),
+    ("tt", "tt_store_line", "TT u8 i8 i8 i8 i8 i8 i8 u8"),
+    ("position", "make_move", "P T i8"),
+    ("movegen", "perft", "P T i8 moves i8"),
+    ("movegen", "perft_no_bulk", "P T i8 moves i8"),
+)
+
+
+def ahead_signatures():
+    """(dispatcher, argument types) of every AHEAD kernel."""
+    import importlib
+
+    import numba
+
+    from engine import tt
+    from engine.board import Board
+    from engine.search import new_search_state
+
+    board = Board()
+    state = new_search_state()
+    vocabulary = {
+        "P": numba.typeof(board.P), "T": numba.typeof(board.T), "S": numba.typeof(state),
+        "TT": numba.typeof(tt.new_table(positions=64)), "moves": numba.typeof(state.moves),
+        "i8": numba.int64, "u8": numba.uint64, "b1": numba.boolean,
+    }
+    return [(getattr(importlib.import_module(f"engine.{module}"), name),
+             tuple(vocabulary[word] for word in spec.split()))
+            for module, name, spec in AHEAD]
+
+
+def compile_ahead() -> None:
+    for kernel, arg_types in ahead_signatures():
+        kernel.compile(arg_types)
+    _protocol_views()   # not Engine.warm_up, which would start a process like this one
+
+
+def start_ahead() -> Optional[subprocess.Popen]:
+    """Start the second process where it helps: an empty cache and a second core."""
+    from engine._jit import cache_is_cold
+
+    if (os.cpu_count() or 1) < 2 or not cache_is_cold():
+        return None
+    try:
+        return subprocess.Popen([sys.executable, "-m", "engine.warmup"],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+    except OSError:
+        return None   # the search compiles everything itself, as on one core
+
+
+def finish_ahead(helper: Optional[subprocess.Popen], timeout: float = 300.0) -> None:
+    """Wait for the second process (its list is a fraction of the search's compile, so it
+    is done first); one that hangs is stopped, and its kernels compile here on first use."""
+    if helper is None:
+        return
+    try:
+        helper.wait(timeout)
+    except subprocess.TimeoutExpired:
+        helper.kill()
+        helper.wait()
+
+
+def warm_all(echo: Optional[Callable[[str], None]] = None, ahead: bool = False) -> None:
+    """Every step; `ahead`: with a second process where the cache is empty."""
     start = time.perf_counter()
+    helper = start_ahead() if ahead else None
     for number, (what, step) in enumerate(STEPS, 1):
         if echo is not None:
             echo(f"[{number}/{len(STEPS)}] {what} ({time.perf_counter() - start:.0f} s so far)")
+        if step is _board_kernels:
+            finish_ahead(helper)
+            helper = None
         step()
+    finish_ahead(helper)
+
+
+if __name__ == "__main__":
+    sys.modules.setdefault("scipy", None)   # as the UCI process does (engine.uci.main)
+    compile_ahead()

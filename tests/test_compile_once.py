@@ -1,13 +1,15 @@
 """What keeps a first start's compile short: each kernel compiled once, whatever constants
-and integer widths its callers pass, and recursive kernels typed without repeating the
-inference (engine/_jit.py)."""
+and integer widths its callers pass, recursive kernels typed without repeating the inference
+(engine/_jit.py), and a second process compiling the kernels the search reaches late
+(engine/warmup.py)."""
 import importlib
+from pathlib import Path
 
 import numpy as np
 from numba.core.registry import CPUDispatcher
 
-from engine._jit import KERNEL_MODULES, jit
-from engine.warmup import warm_all
+from engine._jit import KERNEL_MODULES, cache_is_cold, jit
+from engine.warmup import ahead_signatures, start_ahead, warm_all
 
 
 def test_every_kernel_a_search_and_the_protocol_use_has_one_specialisation():
@@ -63,3 +65,19 @@ def test_a_recursive_kernel_with_several_call_sites_computes_what_python_does():
     for depth in range(6):
         for branching in range(1, 5):
             assert _tree_nodes(np.int64(depth), np.int64(branching)) == nodes(depth, branching)
+
+
+def test_every_ahead_spec_is_the_type_the_search_compiles_its_kernel_for():
+    """The second process of a first start compiles each AHEAD kernel for its spec; a spec
+    the search does not call would leave a second compiled version beside the search's."""
+    warm_all()
+    for kernel, arg_types in ahead_signatures():
+        kernel.compile(arg_types)   # a spec unlike the search's call compiles and saves anew
+        name = f"{kernel.py_func.__module__.split('.')[-1]}.{kernel.py_func.__qualname__}"
+        assert len(list(Path(kernel.stats.cache_path).glob(f"{name}-*.nbc"))) == 1, name
+
+
+def test_a_cached_start_starts_no_second_process():
+    warm_all()
+    assert not cache_is_cold()
+    assert start_ahead() is None
