@@ -6,7 +6,8 @@ by step as `twobig warm` does, with
   - the time numba held its LLVM lock (optimising and emitting machine code), in all;
   - the type-inference passes of the recursive kernels: numba types a call of a function to
     itself by inferring the whole function again (TypeInferer.return_types_from_partial),
-    at every recursive call site and on every propagation round;
+    at every recursive call site and on every propagation round, unless engine._jit keeps
+    the first answer (it does for TwoBig's kernels: one pass each);
   - the lookups of numba's @overload implementations (getitem, bool, setitem, ...), each of
     which hashes the compiler's flags.
 
