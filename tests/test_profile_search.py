@@ -27,3 +27,11 @@ def test_shares_merge_specialisations_and_sort():
     assert [name for _, name in got] == ["engine.search.search", "engine.eval._side_terms",
                                          "__memset_avx512_unaligned_erms"]
     assert abs(got[1][0] - 9.83) < 1e-9
+
+
+def test_hot_windows_pick_the_heaviest_runs_without_overlap():
+    samples = [0, 5, 0, 0, 9, 9, 0, 0, 0, 1, 0, 3]
+    # runs of two: [4, 5] holds 18, then [0, 1] and [1, 2] hold 5 (the first is kept),
+    # then [11] holds 3
+    assert script.hot_windows(samples, 2, 3) == [4, 0, 10]
+    assert script.hot_windows([0, 0, 0], 2, 3) == []

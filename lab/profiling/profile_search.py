@@ -11,10 +11,19 @@ Functions LLVM inlined count toward their caller (the search's own share include
 make/unmake, ordering and table helpers it inlined).
 
     python -m lab.profiling.profile_search [--depth 9] [--rounds 4] [--top 25]
+    python -m lab.profiling.profile_search --fen FEN --nodes 6000000 --hot 8
 
-Needs `perf` (Debian: linux-perf) and permission to sample a process (root, or
-kernel.perf_event_paranoid <= 1). The compile takes about 30 s.
+With `--fen` one position is searched for `--nodes` nodes instead of the bench. With
+`--hot N` the N hottest stretches of machine code of the two busiest functions follow,
+disassembled (objdump), each instruction with its samples: inlining leaves the search one
+function, and this is where inside it the time goes. (A sample often lands on the
+instruction after the one that stalls: after a division, a load that misses the cache.)
+
+Needs `perf` (Debian: linux-perf; objdump from binutils for `--hot`) and permission to sample
+a process (root, or kernel.perf_event_paranoid <= 1). The compile takes about 30 s.
 """
+import bisect
+import ctypes
 import gc
 import importlib
 import os
@@ -25,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import click
@@ -82,6 +91,59 @@ def write_perf_map(functions):
     return path
 
 
+def hot_windows(samples, width, count):
+    """Start indices of the `count` heaviest runs of `width` consecutive instructions, given
+    each instruction's samples; the runs do not overlap."""
+    totals = [sum(samples[i:i + width]) for i in range(len(samples))]
+    chosen = []
+    for start in sorted(range(len(totals)), key=lambda i: (-totals[i], i)):
+        if len(chosen) == count or totals[start] == 0:
+            break
+        if all(abs(start - other) >= width for other in chosen):
+            chosen.append(start)
+    return chosen
+
+
+def disassemble(address, size, scratch):
+    """[(address, text)] of the machine code at `address` in this process."""
+    raw = scratch / f"code-{address:x}.bin"
+    raw.write_bytes(ctypes.string_at(address, size))
+    listing = subprocess.run(["objdump", "-D", "-b", "binary", "-mi386:x86-64",
+                              f"--adjust-vma={address:#x}", str(raw)],
+                             capture_output=True, text=True, check=True).stdout
+    found = []
+    for line in listing.splitlines():
+        match = re.match(r"\s+([0-9a-f]+):\t(.*)", line)
+        if match:
+            found.append((int(match.group(1), 16), match.group(2)))
+    return found
+
+
+def print_hot_code(data, functions, scratch, hot, width=20):
+    """The hottest stretches of the two functions with the most samples."""
+    script = subprocess.run(["perf", "script", "-i", str(data), "-F", "ip"],
+                            capture_output=True, text=True).stdout
+    at = Counter(int(word, 16) for word in script.split())
+    starts = sorted(functions)
+    per_function = Counter()
+    for ip, n in at.items():
+        index = bisect.bisect_right(starts, ip) - 1
+        if index >= 0:
+            per_function[starts[index]] += n
+    total = sum(at.values())
+    for start, n in per_function.most_common(2):
+        index = starts.index(start)
+        end = starts[index + 1] if index + 1 < len(starts) else start + 4096
+        code = disassemble(start, min(end - start, 1 << 20), scratch)
+        samples = [at.get(address, 0) for address, _ in code]
+        click.echo(f"\n{demangle(functions[start])}: {100 * n / total:.1f}% of the samples")
+        for first in hot_windows(samples, width, hot):
+            part = sum(samples[first:first + width])
+            click.echo(f"-- {100 * part / total:.1f}% of the samples at +{code[first][0] - start:#x}")
+            for (address, text), k in zip(code[first:first + width], samples[first:first + width]):
+                click.echo(f"{k:6d}  +{address - start:#07x}  {text}")
+
+
 def shares(report):
     """[(percent, function)] from `perf report --stdio --sort sym` text, merging the
     specialisations of one function."""
@@ -97,17 +159,33 @@ def shares(report):
 @click.option("--depth", default=9, show_default=True, help="Bench depth searched.")
 @click.option("--rounds", default=4, show_default=True, help="Bench passes sampled.")
 @click.option("--top", default=25, show_default=True, help="Functions listed.")
-def main(depth, rounds, top):
+@click.option("--fen", default=None, help="Search this position instead of the bench.")
+@click.option("--nodes", default=6_000_000, show_default=True, help="Nodes searched with --fen.")
+@click.option("--hot", default=0, show_default=True,
+              help="Hottest code stretches shown per busiest function (0: none).")
+def main(depth, rounds, top, fen, nodes, hot):
     if shutil.which("perf") is None:
         raise click.ClickException("perf is not installed (Debian: apt-get install linux-perf)")
+    if hot and shutil.which("objdump") is None:
+        raise click.ClickException("--hot needs objdump (Debian: apt-get install binutils)")
     scratch = Path(tempfile.mkdtemp(prefix="twobig-profile-"))   # cache and perf data
     try:
-        profile(scratch, depth, rounds, top)
+        profile(scratch, depth, rounds, top, fen, nodes, hot)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def profile(scratch, depth, rounds, top):
+def search_one(fen, nodes):
+    """(nodes, seconds) of one search of `fen` limited to `nodes`."""
+    from engine.board import Board
+    from engine.driver import Limits
+    from engine.session import Session
+    started = time.perf_counter()
+    result = Session().search(Board(fen), Limits(nodes=nodes))
+    return result.nodes, time.perf_counter() - started
+
+
+def profile(scratch, depth, rounds, top, fen=None, nodes=0, hot=0):
     os.environ["TWOBIG_CACHE_DIR"] = str(scratch / "numba")
     from engine.bench import run_bench
     click.echo("compiling the kernels (a fresh cache, so that their functions can be listed) ...")
@@ -124,21 +202,28 @@ def profile(scratch, depth, rounds, top):
         ["perf", "record", "-q", "-p", str(os.getpid()), "-o", str(data)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1.0)     # perf attaches
-    nodes = seconds = 0
-    for _ in range(rounds):
-        n, s = run_bench(depth, echo=None)
-        nodes, seconds = nodes + n, seconds + s
+    if fen:
+        searched, seconds = search_one(fen, nodes)
+        what = f"{fen}, one search"
+    else:
+        searched = seconds = 0
+        for _ in range(rounds):
+            n, s = run_bench(depth, echo=None)
+            searched, seconds = searched + n, seconds + s
+        what = f"bench depth {depth}, {rounds} passes"
     recorder.send_signal(signal.SIGINT)
     recorder.wait()
     report = subprocess.run(["perf", "report", "-i", str(data), "--stdio", "--no-children",
                              "--sort", "sym"], capture_output=True, text=True).stdout
-    map_path.unlink(missing_ok=True)
-    click.echo(f"bench depth {depth}, {rounds} passes: {nodes:,} nodes, "
-               f"{nodes / max(seconds, 1e-9):,.0f} nodes/s under the profiler")
+    click.echo(f"{what}: {searched:,} nodes, "
+               f"{searched / max(seconds, 1e-9):,.0f} nodes/s under the profiler")
     click.echo("| function | share of the samples |")
     click.echo("|---|---|")
     for percent, function in shares(report)[:top]:
         click.echo(f"| {function} | {percent:.1f}% |")
+    if hot:
+        print_hot_code(data, functions, scratch, hot)   # the code is still mapped here
+    map_path.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":
