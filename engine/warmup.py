@@ -137,8 +137,11 @@ def start_ahead() -> Optional[subprocess.Popen]:
 
     if (os.cpu_count() or 1) < 2 or not cache_is_cold():
         return None
+    # run from the folder that holds this `engine` package, so that the second process
+    # imports the same one (a checkout started as `python uci_main.py` is not installed)
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
-        return subprocess.Popen([sys.executable, "-m", "engine.warmup"],
+        return subprocess.Popen([sys.executable, "-m", "engine.warmup"], cwd=package_parent,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
     except OSError:
