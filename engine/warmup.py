@@ -76,13 +76,12 @@ STEPS = (
 
 
 # What the search's first compile reaches after its first 15 s or so (the quiescence
-# search's callees, then the full-width search's late ones), then what comes after the search
-# (perft, the protocol's move making), each with the argument types its callers pass: P the
-# board, T the attack tables, S the search state, TT the table, moves the move list, i8
-# int64, u8 uint64, b1 bool. A spec that differs from the search's call compiles a kernel
-# nothing uses and leaves the search to compile its own (tests/test_compile_once.py checks
-# every spec against the cache the search writes).
-AHEAD = (
+# search's callees, then the full-width search's late ones), each with the argument types
+# the search passes: P the board, T the attack tables, S the search state, TT the table,
+# moves the move list, i8 int64, u8 uint64, b1 bool. A spec unlike the search's call
+# compiles a kernel nothing uses and leaves the search to compile its own
+# (tests/test_compile_once.py checks each spec against the search's compiled code).
+AHEAD_CALLEES = (
     ("search", "eval_at_max_ply", "P T b1"),
     ("tt", "tt_probe", "TT u8 i8"),
     ("movegen", "generate_noisy", "P T moves i8"),
@@ -97,14 +96,19 @@ AHEAD = (
     ("position", "gives_check", "P T i8"),
     ("movepick", "reward_quiet", "P S i8 i8 i8 i8 b1"),
     ("tt", "tt_store_line", "TT u8 i8 i8 i8 i8 i8 i8 u8"),
+)
+# What the warm-up calls from Python after the search (the protocol's move making, perft),
+# with the argument types engine.board passes.
+AHEAD_AFTER = (
     ("position", "make_move", "P T i8"),
     ("movegen", "perft", "P T i8 moves i8"),
     ("movegen", "perft_no_bulk", "P T i8 moves i8"),
 )
+AHEAD = AHEAD_CALLEES + AHEAD_AFTER
 
 
-def ahead_signatures():
-    """(dispatcher, argument types) of every AHEAD kernel."""
+def ahead_signatures(entries=AHEAD):
+    """(dispatcher, argument types) of each entry (default: every AHEAD kernel)."""
     import importlib
 
     import numba
@@ -122,7 +126,7 @@ def ahead_signatures():
     }
     return [(getattr(importlib.import_module(f"engine.{module}"), name),
              tuple(vocabulary[word] for word in spec.split()))
-            for module, name, spec in AHEAD]
+            for module, name, spec in entries]
 
 
 def compile_ahead() -> None:

@@ -3,13 +3,15 @@ and integer widths its callers pass, recursive kernels typed without repeating t
 (engine/_jit.py), and a second process compiling the kernels the search reaches late
 (engine/warmup.py)."""
 import importlib
+import re
 from pathlib import Path
 
 import numpy as np
 from numba.core.registry import CPUDispatcher
 
+from engine import search
 from engine._jit import KERNEL_MODULES, cache_is_cold, jit
-from engine.warmup import ahead_signatures, start_ahead, warm_all
+from engine.warmup import AHEAD_AFTER, AHEAD_CALLEES, ahead_signatures, start_ahead, warm_all
 
 
 def test_every_kernel_a_search_and_the_protocol_use_has_one_specialisation():
@@ -67,14 +69,28 @@ def test_a_recursive_kernel_with_several_call_sites_computes_what_python_does():
             assert _tree_nodes(np.int64(depth), np.int64(branching)) == nodes(depth, branching)
 
 
+def _without_version(symbol):
+    """A numba symbol without its version tag (B4v292): two compiles of one function for the
+    same argument types then compare equal, as the argument types are in the rest."""
+    return re.sub(rb"B\d+v\d+", b"", symbol)
+
+
 def test_every_ahead_spec_is_the_type_the_search_compiles_its_kernel_for():
-    """The second process of a first start compiles each AHEAD kernel for its spec; a spec
-    the search does not call would leave a second compiled version beside the search's."""
+    """The second process of a first start compiles each AHEAD kernel for its spec. The
+    search's compiled code (in the cache) names each callee it was linked with, argument
+    types included: each callee spec must be one of them. The kernels called from Python
+    must have been called with their spec's types."""
     warm_all()
-    for kernel, arg_types in ahead_signatures():
-        kernel.compile(arg_types)   # a spec unlike the search's call compiles and saves anew
-        name = f"{kernel.py_func.__module__.split('.')[-1]}.{kernel.py_func.__qualname__}"
-        assert len(list(Path(kernel.stats.cache_path).glob(f"{name}-*.nbc"))) == 1, name
+    code = _without_version(b"".join(
+        path.read_bytes()
+        for path in Path(search.search_root.stats.cache_path).glob("search.search_root-*.nbc")))
+    for kernel, arg_types in ahead_signatures(AHEAD_CALLEES):
+        kernel.compile(arg_types)
+        name = _without_version(kernel.overloads[arg_types].fndesc.mangled_name.encode())
+        # the whole name: not followed by more of a symbol (the next one may follow at once)
+        assert re.search(re.escape(name) + rb"(?![0-9A-Za-z]|_(?!ZN))", code), kernel
+    for kernel, arg_types in ahead_signatures(AHEAD_AFTER):
+        assert arg_types in kernel.signatures, kernel   # warm_all called it from Python
 
 
 def test_a_cached_start_starts_no_second_process():
