@@ -6,11 +6,12 @@ import importlib
 import re
 from pathlib import Path
 
+import numba
 import numpy as np
 from numba.core.registry import CPUDispatcher
 
 from engine import search
-from engine._jit import KERNEL_MODULES, cache_is_cold, jit
+from engine._jit import KERNEL_MODULES, _one_specialisation, cache_is_cold, jit
 from engine.warmup import AHEAD_AFTER, AHEAD_CALLEES, ahead_signatures, start_ahead, warm_all
 
 
@@ -26,15 +27,18 @@ def test_every_kernel_a_search_and_the_protocol_use_has_one_specialisation():
     assert repeated == []
 
 
-@jit
-def _scaled(x, factor):
+# Not cached (numba.njit without cache=True, then the wrapper engine._jit.jit applies), so
+# that every run compiles them and the signatures below are this run's: a kernel loaded
+# from the cache compiles none of its callees.
+def _scaled_source(x, factor):
     return x * factor
 
 
+_scaled = _one_specialisation(numba.njit(_scaled_source))
 MODE_DOUBLE = 2
 
 
-@jit
+@numba.njit
 def _calls_with_constants(values):
     # a module constant, a literal and an int32 element: one compile of _scaled serves all
     return _scaled(values[0], MODE_DOUBLE) + _scaled(values[1], 3) + _scaled(np.int64(5), values[2])
