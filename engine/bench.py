@@ -6,7 +6,7 @@ convention). Positions: the standard perft positions, Win At Chess and Bratko-Ko
 positions, and endgames.
 """
 import time
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 BENCH_DEPTH = 9
 BENCH_HASH_MB = 16
@@ -56,15 +56,16 @@ BENCH_FENS = (
 
 
 def run_bench(depth: int = BENCH_DEPTH, hash_mb: int = BENCH_HASH_MB, profile: str = "play",
-              echo: Optional[Callable[[str], None]] = print):
-    """Search every bench position; returns (total nodes, seconds)."""
+              echo: Optional[Callable[[str], None]] = print, fens: Sequence[str] = BENCH_FENS):
+    """Search every bench position (or `fens`), each with a cleared table; returns (total
+    nodes, seconds)."""
     from engine.board import Board, move_to_uci
     from engine.driver import Limits
     from engine.session import Session
 
     session = Session(profile=profile, hash_mb=hash_mb)
     total, seconds = 0, 0.0
-    for number, fen in enumerate(BENCH_FENS, 1):
+    for number, fen in enumerate(fens, 1):
         board = Board(fen)
         session.new_table()
         start = time.perf_counter()
@@ -72,7 +73,7 @@ def run_bench(depth: int = BENCH_DEPTH, hash_mb: int = BENCH_HASH_MB, profile: s
         seconds += time.perf_counter() - start
         total += result.nodes
         if echo:
-            echo(f"Position: {number}/{len(BENCH_FENS)} {fen}  "
+            echo(f"Position: {number}/{len(fens)} {fen}  "
                  f"bestmove {move_to_uci(result.best_move)} nodes {result.nodes}")
     if echo:
         echo("")

@@ -11,9 +11,9 @@ Functions LLVM inlined count toward their caller (the search's own share include
 make/unmake, ordering and table helpers it inlined).
 
     python -m lab.profiling.profile_search [--depth 9] [--rounds 4] [--top 25]
-    python -m lab.profiling.profile_search --fen FEN --nodes 6000000 --hot 8
+    python -m lab.profiling.profile_search --fen FEN --depth 20 --hot 8
 
-With `--fen` one position is searched for `--nodes` nodes instead of the bench. With
+With `--fen` that position is searched (`--rounds` times) instead of the bench. With
 `--hot N` the N hottest stretches of machine code of the two busiest functions follow,
 disassembled (objdump), each instruction with its samples: inlining leaves the search one
 function, and this is where inside it the time goes. (A sample often lands on the
@@ -156,38 +156,27 @@ def shares(report):
 
 
 @click.command()
-@click.option("--depth", default=9, show_default=True, help="Bench depth searched.")
+@click.option("--depth", default=9, show_default=True, help="Depth searched.")
 @click.option("--rounds", default=4, show_default=True, help="Bench passes sampled.")
 @click.option("--top", default=25, show_default=True, help="Functions listed.")
 @click.option("--fen", default=None, help="Search this position instead of the bench.")
-@click.option("--nodes", default=6_000_000, show_default=True, help="Nodes searched with --fen.")
 @click.option("--hot", default=0, show_default=True,
               help="Hottest code stretches shown per busiest function (0: none).")
-def main(depth, rounds, top, fen, nodes, hot):
+def main(depth, rounds, top, fen, hot):
     if shutil.which("perf") is None:
         raise click.ClickException("perf is not installed (Debian: apt-get install linux-perf)")
     if hot and shutil.which("objdump") is None:
         raise click.ClickException("--hot needs objdump (Debian: apt-get install binutils)")
     scratch = Path(tempfile.mkdtemp(prefix="twobig-profile-"))   # cache and perf data
     try:
-        profile(scratch, depth, rounds, top, fen, nodes, hot)
+        profile(scratch, depth, rounds, top, fen, hot)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def search_one(fen, nodes):
-    """(nodes, seconds) of one search of `fen` limited to `nodes`."""
-    from engine.board import Board
-    from engine.driver import Limits
-    from engine.session import Session
-    started = time.perf_counter()
-    result = Session().search(Board(fen), Limits(nodes=nodes))
-    return result.nodes, time.perf_counter() - started
-
-
-def profile(scratch, depth, rounds, top, fen=None, nodes=0, hot=0):
+def profile(scratch, depth, rounds, top, fen=None, hot=0):
     os.environ["TWOBIG_CACHE_DIR"] = str(scratch / "numba")
-    from engine.bench import run_bench
+    from engine.bench import BENCH_FENS, run_bench
     click.echo("compiling the kernels (a fresh cache, so that their functions can be listed) ...")
     run_bench(5, echo=None)
     functions = compiled_functions()
@@ -202,15 +191,11 @@ def profile(scratch, depth, rounds, top, fen=None, nodes=0, hot=0):
         ["perf", "record", "-q", "-p", str(os.getpid()), "-o", str(data)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1.0)     # perf attaches
-    if fen:
-        searched, seconds = search_one(fen, nodes)
-        what = f"{fen}, one search"
-    else:
-        searched = seconds = 0
-        for _ in range(rounds):
-            n, s = run_bench(depth, echo=None)
-            searched, seconds = searched + n, seconds + s
-        what = f"bench depth {depth}, {rounds} passes"
+    searched = seconds = 0
+    for _ in range(rounds):
+        n, s = run_bench(depth, echo=None, fens=[fen] if fen else BENCH_FENS)
+        searched, seconds = searched + n, seconds + s
+    what = f"{fen or 'bench'} at depth {depth}, {rounds} passes"
     recorder.send_signal(signal.SIGINT)
     recorder.wait()
     report = subprocess.run(["perf", "report", "-i", str(data), "--stdio", "--no-children",
