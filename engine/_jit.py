@@ -91,6 +91,7 @@ def cache_is_cold() -> bool:
     """No search compiled into the cache of these sources yet (a first start)."""
     return not any(CACHE_DIR.glob("*/search.search_root-*.nbi"))
 
+
 JIT_FLAGS = dict(cache=True, nogil=True, boundscheck=False)
 
 

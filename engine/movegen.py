@@ -28,9 +28,9 @@ from engine.position import (
 )
 from engine.types import (
     ALL_SQUARES, BISHOP, FILE_A, FILE_H,
-    FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_NORMAL, FLAG_PROMO_KNIGHT, FLAG_PROMO_QUEEN, GEN_ALL, GEN_NOISY, KING,
-    KNIGHT, NO_SQUARE, OCC, PAWN, QUEEN, RANK_1, RANK_3, RANK_6, RANK_8, ROOK, ST_CASTLE, ST_EP,
-    ST_SIDE, U0, U1, WHITE,
+    FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_NORMAL, FLAG_PROMO_KNIGHT, FLAG_PROMO_QUEEN,
+    GEN_ALL, GEN_NOISY, KING, KNIGHT, NO_SQUARE, OCC, PAWN, QUEEN, RANK_1, RANK_3, RANK_6, RANK_8,
+    ROOK, ST_CASTLE, ST_EP, ST_SIDE, U0, U1, WHITE,
 )
 
 
@@ -131,8 +131,8 @@ def count_moves(P, T, moves, start):
 @jit_inline
 def _legal_moves(P, T, moves, start, mode, count_only):
     """generate_all (mode GEN_ALL) or generate_noisy (GEN_NOISY), or with `count_only` the
-    index generate_all would return without writing the
-    moves of the king, knights, sliders and pawns."""
+    index generate_all would return without writing the moves of the king, knights, sliders
+    and pawns."""
     bb = P.bb
     row = P.st[P.meta[META_PLY]]
     us = row[ST_SIDE]
