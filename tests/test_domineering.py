@@ -194,3 +194,47 @@ def test_a_board_of_one_key_set_judges_big_against_deep_with_another_board_s_noi
     text = D.claims_section(rows, "8x8")
     assert f"**Verdict on 8x8: {verdict} (6x8's noise standing in).**" in text
     assert "not measured on 8x8 (one key set per cell); that of the 6x8 cells" in text
+
+
+def minimax_from(m, n, occupied, player):
+    """Does `player` win the m x n board with the squares `occupied` filled, moving first?
+    The exhaustive minimax of minimax_wins, from a position."""
+    moves = {"V": [((r, c), (r + 1, c)) for r in range(m - 1) for c in range(n)],
+             "H": [((r, c), (r, c + 1)) for r in range(m) for c in range(n - 1)]}
+    masks = {p: [(1 << (a[0] * n + a[1])) | (1 << (b[0] * n + b[1])) for a, b in moves[p]]
+             for p in "VH"}
+
+    @functools.lru_cache(maxsize=None)
+    def wins(filled, who):
+        other = "H" if who == "V" else "V"
+        return any(not wins(filled | mask, other) for mask in masks[who] if filled & mask == 0)
+
+    return wins(sum(1 << (r * n + c) for r, c in occupied), player)
+
+
+@pytest.mark.parametrize("fc", [1, D.FC_RACE], ids=["domi", "race"])
+def test_cut_offs_agree_with_minimax_from_random_positions(fc):
+    """Positions of random games on boards up to 5x5 (and a 4x6), each solved for both players
+    to move with the table on and off: the forward cut-offs (DOMI's, or with the race bound)
+    must never change a value."""
+    rng = np.random.default_rng(11)
+    checked = 0
+    for m, n in [(4, 4), (4, 5), (5, 4), (5, 5), (4, 6)]:
+        for _ in range(12):
+            filled = sorted(_random_occupied(rng, m, n, int(rng.integers(1, 6))))
+            for player in "VH":
+                expected = int(minimax_from(m, n, filled, player))
+                for use_tt in (True, False):
+                    got = D.solve(m, n, player, positions=1 << 10, fc=fc, use_tt=use_tt,
+                                  occupied=filled).value
+                    assert got == expected, (m, n, filled, player, use_tt)
+                checked += 1
+    assert checked == 120
+
+
+def _random_occupied(rng, m, n, plies):
+    """Squares filled by `plies` random moves of a game, Vertical first."""
+    occupied = set()
+    for _, filled in _random_game(rng, m, n, plies):
+        occupied = filled
+    return occupied

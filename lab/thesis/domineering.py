@@ -105,13 +105,14 @@ HORIZONTAL = 0
 VERTICAL = 1
 
 # opts fields
-O_FC = 0          # 1: the thesis' forward cut-offs
+O_FC = 0          # 1: the thesis' forward cut-offs; FC_RACE: with the race bound
 O_TT = 1          # 1: probe and store the table
 O_SYM = 2         # 1: look up the three reflections on a miss
 O_DEPTH = 3       # depth measure: 0 height of the searched subtree, 1 empty squares
 O_SQUARES = 4     # m * n
 O_LEN = 5
 DEPTH_MEASURES = ("height", "empties")
+FC_RACE = 2
 
 # stats fields
 ST_NODES = 0      # search calls
@@ -173,6 +174,49 @@ def _safe_near(run, lines, lo, hi):
     for k in range(max(lo, 0), min(hi, lines.shape[0] - 1) + 1):
         total += _safe_line(run, lines, k)
     return total
+
+
+@jit
+def _exposed_line(run, lines, k):
+    """Exposed dominoes of line k: runs of its empty squares that have an empty neighbour in
+    line k - 1 or k + 1 (the squares that are not safe), counted as runs."""
+    x = lines[k]
+    near = np.int64(0)
+    if k > 0:
+        near |= lines[k - 1]
+    if k < lines.shape[0] - 1:
+        near |= lines[k + 1]
+    return run[x & near]
+
+
+@jit
+def _exposed_near(run, lines, lo, hi):
+    """Exposed dominoes of lines lo..hi (clipped to the board)."""
+    total = 0
+    for k in range(max(lo, 0), min(hi, lines.shape[0] - 1) + 1):
+        total += _exposed_line(run, lines, k)
+    return total
+
+
+@jit
+def exposed(run, lines):
+    """Exposed dominoes of the player whose own lines are `lines` (see _exposed_line)."""
+    total = 0
+    for k in range(lines.shape[0]):
+        total += _exposed_line(run, lines, k)
+    return total
+
+
+@jit
+def _exposed_deltas(run, own, opp, i, j):
+    """Decrements (exposed mover, exposed opponent) of move (i, j); lines restored."""
+    own_before = _exposed_near(run, own, i - 1, i + 1)
+    opp_before = _exposed_near(run, opp, j - 1, j + 2)
+    play(own, opp, i, j)
+    d_own = own_before - _exposed_near(run, own, i - 1, i + 1)
+    d_opp = opp_before - _exposed_near(run, opp, j - 1, j + 2)
+    unplay(own, opp, i, j)
+    return d_own, d_opp
 
 
 @jit
@@ -276,9 +320,14 @@ def _solve(own, opp, side, ply, h0, h1, h2, h3, tt, S):
 
     # 2. Moves, their ordering values and the forward cut-offs.
     fc = S.opts[O_FC] != 0
+    race = S.opts[O_FC] == FC_RACE
+    exp_own = exp_opp = d_eo = d_ep = np.int64(0)
     if fc:
         real_own, safe_own = counts(run, own)
         real_opp, safe_opp = counts(run, opp)
+        if race:
+            exp_own = exposed(run, own)
+            exp_opp = exposed(run, opp)
     else:
         real_own = safe_own = real_opp = safe_opp = np.int64(0)
     count = 0
@@ -289,11 +338,18 @@ def _solve(own, opp, side, ply, h0, h1, h2, h3, tt, S):
             if (line >> j) & 3 != 3:
                 continue
             d_ro, d_so, d_rp, d_sp = _deltas(run, own, opp, i, j)
+            if race:
+                # The race bound: with the opponent to move, the mover keeps its safe
+                # dominoes and wins at least a third of its exposed ones (rounded down);
+                # the opponent, moving first, a third of its exposed ones rounded up.
+                d_eo, d_ep = _exposed_deltas(run, own, opp, i, j)
             if fc:
-                if safe_own - d_so >= real_opp - d_rp:       # a winning move
+                if (safe_own - d_so + (exp_own - d_eo) // 3
+                        >= real_opp - d_rp):                 # a winning move
                     S.stats[ST_FC_WINS] += 1
                     return _finish(tt, S, h0, ply, np.int64(1), np.int64(1), np.int64(0))
-                if safe_opp - d_sp > real_own - d_ro:        # a losing move
+                if (safe_opp - d_sp + (exp_opp - d_ep + 2) // 3
+                        > real_own - d_ro):                  # a losing move
                     S.stats[ST_FC_LOSSES] += 1
                     continue
             S.moves[ply, count] = _pack_move(i, j)
@@ -411,8 +467,10 @@ def new_search(m, n, fc=True, use_tt=True, sym=True, depth="height", log_size=0)
 
 
 def solve(m, n, first="V", scheme="TwoBig1", positions=2048 * 1024, key_seed=1, fc=True,
-          use_tt=True, sym=True, depth="height", log_size=0):
-    """Solve the empty m x n board with `first` ('V' or 'H') to move. Returns a Result:
+          use_tt=True, sym=True, depth="height", log_size=0, occupied=()):
+    """Solve the m x n board, empty or with the squares `occupied` ((row, column) pairs)
+    filled, with `first` ('V' or 'H') to move. `fc`: 0 none, 1 (or True) the thesis' forward
+    cut-offs, FC_RACE with the race bound. Returns a Result:
     value 1 when the first player wins, 0 when it loses; nodes searched; the root's
     subtree size and height; the solver's counters and the table (with its counters).
     Raises ValueError for a board outside 1..8 x 1..9 or an unknown scheme."""
@@ -422,20 +480,24 @@ def solve(m, n, first="V", scheme="TwoBig1", positions=2048 * 1024, key_seed=1, 
         raise ValueError(f"first must be 'V' or 'H', not {first!r}")
     keys = make_keys(m, n, key_seed)
     search = new_search(m, n, fc, use_tt, sym, depth, log_size)._replace(mkeys=keys.mkeys)
+    search.opts[O_SQUARES] -= len(set(occupied))      # the empty squares at the root
     table = T.new_table(positions=max(int(positions), 1), scheme=T.scheme_index(scheme),
                         aging=False)
     T.set_sharing(table, False)
     T.set_store_rules(table, False)
     T.tt_new_search(table)
     rows, cols = empty_lines(m, n)
+    for r, c in occupied:
+        rows[r] &= ~(1 << c)
+        cols[c] &= ~(1 << r)
     own, opp, side = (cols, rows, VERTICAL) if first == "V" else (rows, cols, HORIZONTAL)
     zero = np.uint64(0)
+    hashes = [position_hash(keys, m, n, occupied, s) for s in range(4)]
     _solve(np.ones(1, dtype=np.int64), np.zeros(2, dtype=np.int64), np.int64(side),
            np.int64(0), zero, zero, zero, zero, table, search._replace(opts=search.opts * 0))
     search.stats[:] = 0                 # the call above compiles (or loads) the kernel
     start = time.perf_counter()
-    value, size, height = _solve(own, opp, np.int64(side), np.int64(0), zero, zero, zero, zero,
-                                 table, search)
+    value, size, height = _solve(own, opp, np.int64(side), np.int64(0), *hashes, table, search)
     seconds = time.perf_counter() - start
     stats = dict(R.stats_dict(table), nodes=int(search.stats[ST_NODES]),
                  sym_hits=int(search.stats[ST_SYM_HITS]), fc_wins=int(search.stats[ST_FC_WINS]),
@@ -480,7 +542,8 @@ FIELDS = ("experiment", "board", "first", "search", "scheme", "positions_k", "ke
           "refused", "filled", "fc_wins", "fc_losses", "seconds", "nodes_per_s", "commit", "date")
 CELL_KEY = ("experiment", "board", "first", "search", "scheme", "positions_k", "key_seed",
             "depth_measure", "sym")
-SEARCHES = {"ab+fc": True, "ab": False}     # DOMI with its forward cut-offs; ordering alone
+# DOMI with its forward cut-offs; ordering alone; DOMI's cut-offs with the race bound (labelled)
+SEARCHES = {"ab+fc": 1, "ab": 0, "ab+fc+race": FC_RACE}
 
 
 def commit_id():
@@ -644,18 +707,21 @@ def table_section(rows):
     return "\n".join(lines)
 
 
-def ab_section(rows):
-    """The labelled variant without forward cut-offs beside DOMI's search, board by board."""
+def variant_section(rows, variant):
+    """A labelled variant of the search beside DOMI's (ab+fc), board by board, with the
+    seconds of both solves (the race bound costs time per node as well as saving nodes)."""
     by = {(r["board"], r["first"], r["search"]): r for r in rows if r["experiment"] == "table"}
-    lines = ["| board | first | value ab | value ab+fc | nodes ab | nodes ab+fc | ab / ab+fc |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [f"| board | first | value {variant} | value ab+fc | nodes {variant} | nodes ab+fc "
+             f"| {variant} / ab+fc | seconds {variant} | seconds ab+fc |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for (m, n) in THESIS_TABLE:
         for first in ("V",) if m == n else ("V", "H"):
-            a = by.get((f"{m}x{n}", first, "ab"))
+            a = by.get((f"{m}x{n}", first, variant))
             f = by.get((f"{m}x{n}", first, "ab+fc"))
             if a and f:
                 lines.append(f"| {m}x{n} | {first} | {a['value']} | {f['value']} | {int(a['nodes']):,} "
-                             f"| {int(f['nodes']):,} | {int(a['nodes']) / int(f['nodes']):.1f} |")
+                             f"| {int(f['nodes']):,} | {int(a['nodes']) / int(f['nodes']):.2f} "
+                             f"| {float(a['seconds']):.1f} | {float(f['seconds']):.1f} |")
     return "\n".join(lines)
 
 
@@ -827,7 +893,8 @@ def write_report(page=PAGE):
             if r["experiment"] == "schemes" and r["scheme"] == "TwoBig1"
             and float(r["positions_k"]) == 2048 and r["key_seed"] == "1"
             and r["depth_measure"] == "height" and r["sym"] == "1"]
-    sections = {"table21": table_section(table + same), "ab": ab_section(table)}
+    sections = {"table21": table_section(table + same), "ab": variant_section(table, "ab"),
+                "race": variant_section(table + same, "ab+fc+race")}
     for board in boards:
         sections[f"grid-{board}"] = grid_section(grid, board)
         sections[f"claims-{board}"] = claims_section(grid, board)
