@@ -220,6 +220,16 @@ def _exposed_deltas(run, own, opp, i, j):
 
 
 @jit
+def race_bound(safe, exposed_count, first):
+    """Dominoes a player is sure to place, with `safe` safe and `exposed_count` exposed ones
+    (`first`: 1 when it moves next). One opponent move covers a square in each of two
+    adjacent lines of the player, so it destroys at most two exposed dominoes; taking an
+    exposed domino a turn while any is left, the player keeps a third of them, rounded up
+    when it moves first and down when not. Its safe ones nobody else can take."""
+    return safe + (exposed_count + 2 * first) // 3
+
+
+@jit
 def counts(run, lines):
     """(real, safe) moves of the player whose own lines are `lines`."""
     real = 0
@@ -339,17 +349,16 @@ def _solve(own, opp, side, ply, h0, h1, h2, h3, tt, S):
                 continue
             d_ro, d_so, d_rp, d_sp = _deltas(run, own, opp, i, j)
             if race:
-                # The race bound: with the opponent to move, the mover keeps its safe
-                # dominoes and wins at least a third of its exposed ones (rounded down);
-                # the opponent, moving first, a third of its exposed ones rounded up.
                 d_eo, d_ep = _exposed_deltas(run, own, opp, i, j)
             if fc:
-                if (safe_own - d_so + (exp_own - d_eo) // 3
-                        >= real_opp - d_rp):                 # a winning move
+                # After the move the opponent moves first (race_bound is DOMI's safe count
+                # when nothing is counted as exposed, as without the race bound).
+                mine = race_bound(safe_own - d_so, exp_own - d_eo, 0)
+                theirs = race_bound(safe_opp - d_sp, exp_opp - d_ep, 1)
+                if mine >= real_opp - d_rp:                  # a winning move
                     S.stats[ST_FC_WINS] += 1
                     return _finish(tt, S, h0, ply, np.int64(1), np.int64(1), np.int64(0))
-                if (safe_opp - d_sp + (exp_opp - d_ep + 2) // 3
-                        > real_own - d_ro):                  # a losing move
+                if theirs > real_own - d_ro:                 # a losing move
                     S.stats[ST_FC_LOSSES] += 1
                     continue
             S.moves[ply, count] = _pack_move(i, j)
