@@ -238,3 +238,32 @@ def _random_occupied(rng, m, n, plies):
     for _, filled in _random_game(rng, m, n, plies):
         occupied = filled
     return occupied
+
+
+@pytest.mark.parametrize("board", [(3, 4), (4, 4), (4, 5), (5, 4), (3, 6), (5, 5)],
+                         ids=lambda b: f"{b[0]}x{b[1]}")
+def test_a_split_solve_gives_the_value_of_the_whole_solve(board):
+    m, n = board
+    for first in "VH":
+        roots = D.root_moves(m, n, first)
+        assert sum(size for _, size in roots) == (n * (m - 1) if first == "V" else m * (n - 1))
+        rows = [D.run_cell(cell) for cell in D.split_cells(m, n, first, "ab+fc+race", "TwoBig1",
+                                                           64, 1)]
+        wins, done, total, _ = D.split_outcome(rows, m, n, first, "ab+fc+race")
+        assert (done, total) == (len(roots), len(roots))
+        assert wins == minimax_wins(m, n, first) == bool(D.solve(m, n, first).value)
+
+
+def test_the_split_command_stops_at_a_winning_move_and_resumes(tmp_path, capsys):
+    out = tmp_path / "split.csv"
+    args = ["split", "5x5", "--first", "V", "--positions-k", "16", "--out", str(out)]
+    D.main(args)
+    rows = D._rows(out)
+    assert minimax_wins(5, 5, "V") is False          # 5x5 is a second-player win
+    assert len(rows) == len(D.root_moves(5, 5, "V")) and all(r["value"] == "win" for r in rows)
+    D.main(["split", "4x5", "--first", "V", "--positions-k", "16", "--out", str(out)])
+    four = [r for r in D._rows(out) if r["board"] == "4x5"]
+    assert [r["value"] for r in four][-1] == "loss" and minimax_wins(4, 5, "V")
+    D.main(["split", "4x5", "--first", "V", "--positions-k", "16", "--out", str(out)])
+    assert len(D._rows(out)) == len(rows) + len(four)     # nothing run again
+    assert "4x5, V first: a win for the first player" in capsys.readouterr().out

@@ -567,11 +567,16 @@ def commit_id():
 
 
 def run_cell(cell):
-    """One solve; its CSV row (all FIELDS but commit)."""
+    """One solve; its CSV row (all FIELDS but commit). A cell with a `root` move solves the
+    position after that move of `first`, with the other player to move (a split solve)."""
     m, n = (int(x) for x in cell["board"].split("x"))
-    r = solve(m, n, cell["first"], cell["scheme"], int(float(cell["positions_k"]) * 1024),
+    mover, occupied = cell["first"], ()
+    if cell.get("root", "") != "":
+        mover = "H" if cell["first"] == "V" else "V"
+        occupied = move_squares(cell["first"], int(cell["root"]))
+    r = solve(m, n, mover, cell["scheme"], int(float(cell["positions_k"]) * 1024),
               int(cell["key_seed"]), SEARCHES[cell["search"]], depth=cell["depth_measure"],
-              sym=bool(int(cell["sym"])))
+              sym=bool(int(cell["sym"])), occupied=occupied)
     s = r.stats
     thesis = THESIS_TABLE.get((m, n), ("", ""))
     row = dict(cell, value="win" if r.value else "loss", nodes=r.nodes, thesis_result=thesis[0],
@@ -584,22 +589,23 @@ def run_cell(cell):
     return row
 
 
-def _key(row):
-    return tuple(str(row[k]) for k in CELL_KEY)
+def _key(row, key=CELL_KEY):
+    return tuple(str(row[k]) for k in key)
 
 
-def done_cells(path):
+def done_cells(path, key=CELL_KEY):
     if not Path(path).exists():
         return set()
     with open(path, newline="") as f:
-        return {_key(row) for row in csv.DictReader(f)}
+        return {_key(row, key) for row in csv.DictReader(f)}
 
 
-def run_cells(cells, path, jobs=1):
+def run_cells(cells, path, jobs=1, fields=FIELDS, key=CELL_KEY, until=None):
     """Run the cells not yet in the CSV at `path` (in order; `jobs` processes), appending
-    each row as it finishes: an interrupted run resumes where it stopped."""
-    done = done_cells(path)
-    todo = [c for c in cells if _key(c) not in done]
+    each row as it finishes: an interrupted run resumes where it stopped. `until(row)`: stop
+    once it is true for a row written (rows of cells already started are still written)."""
+    done = done_cells(path, key)
+    todo = [c for c in cells if _key(c, key) not in done]
     print(f"{len(cells) - len(todo)} of {len(cells)} cells already in {path}; {len(todo)} to run",
           flush=True)
     if not todo:
@@ -608,7 +614,7 @@ def run_cells(cells, path, jobs=1):
     new = not Path(path).exists()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=FIELDS)
+        writer = csv.DictWriter(f, fieldnames=fields)
         if new:
             writer.writeheader()
         if jobs > 1:
@@ -619,16 +625,22 @@ def run_cells(cells, path, jobs=1):
                     writer.writerow(dict(row, commit=commit))
                     f.flush()
                     _progress(row)
+                    if until is not None and until(row):
+                        pool.terminate()
+                        break
         else:
             for cell in todo:
                 row = run_cell(cell)
                 writer.writerow(dict(row, commit=commit))
                 f.flush()
                 _progress(row)
+                if until is not None and until(row):
+                    break
 
 
 def _progress(row):
-    print(f"{row['board']} {row['first']} {row['search']} {row['scheme']} {row['positions_k']}K "
+    root = f" root {describe_move(row['first'], int(row['root']))}" if row.get("root", "") != "" else ""
+    print(f"{row['board']} {row['first']}{root} {row['search']} {row['scheme']} {row['positions_k']}K "
           f"seed {row['key_seed']}: {row['value']} {row['nodes']:,} nodes {row['seconds']} s",
           flush=True)
 
@@ -655,6 +667,70 @@ def table_cells(max_squares, searches, positions_k=2048, key_seed=1, boards=None
 def grid_cells(board, first, schemes, sizes_k, seeds, search, depth):
     return [_cell("schemes", board, first, search, scheme, size, seed, depth, True)
             for seed in seeds for size in sizes_k for scheme in schemes]
+
+
+# -- split solves: the first player's moves one at a time -------------------------------------
+# A solve of a large board split at the root: each of the first player's moves (one per class
+# of the board's reflections, which map the empty board onto itself) is a cell of its own, the
+# position after it solved for the opponent with a fresh table. The first player wins when
+# some cell's position is lost by the opponent. Cells run in the solver's root order and stop
+# at the first such move; each is a row of SPLIT_CSV, so a split solve resumes over several
+# sittings and spreads over as many processes as there are cores. Its node count is the sum of
+# the cells' (plus one for the root), not the thesis' count of one solve with one table.
+SPLIT_CSV = DOCS / "domineering_split.csv"
+SPLIT_FIELDS = FIELDS[:3] + ("root", "root_move", "class_size") + FIELDS[3:]
+SPLIT_KEY = CELL_KEY + ("root",)
+
+
+def move_squares(first, code):
+    """The two squares ((row, column) pairs) of move `code` of player `first`."""
+    i, j = code >> 4, code & 15
+    return ((j, i), (j + 1, i)) if first == "V" else ((i, j), (i, j + 1))
+
+
+def describe_move(first, code):
+    (r1, c1), (r2, c2) = move_squares(first, code)
+    return f"{first}({r1},{c1})-({r2},{c2})"
+
+
+def root_moves(m, n, first):
+    """[(code, class size)]: one move of `first` per class of reflections of the empty m x n
+    board, in the solver's root order (decreasing ordering value, then generation order);
+    the class sizes add up to the number of moves."""
+    rows, cols = empty_lines(m, n)
+    own, opp = (cols, rows) if first == "V" else (rows, cols)
+    run = run_table()
+    classes = {}
+    for i in range(own.shape[0]):
+        for j in range(opp.shape[0] - 1):
+            code = (i << 4) | j
+            squares = move_squares(first, code)
+            canon = min(tuple(sorted(reflect(m, n, r, c, s) for r, c in squares)) for s in range(4))
+            if canon not in classes:
+                d_ro, d_so, d_rp, d_sp = _deltas(run, own, opp, np.int64(i), np.int64(j))
+                classes[canon] = [code, 0, int(d_rp - d_ro + d_sp - d_so)]
+            classes[canon][1] += 1
+    ordered = sorted(classes.values(), key=lambda c: -c[2])     # stable: generation order
+    return [(code, size) for code, size, _ in ordered]
+
+
+def split_cells(m, n, first, search, scheme, positions_k, key_seed):
+    return [dict(_cell("split", f"{m}x{n}", first, search, scheme, positions_k, key_seed,
+                       "height", True), root=code, root_move=describe_move(first, code),
+                 class_size=size)
+            for code, size in root_moves(m, n, first)]
+
+
+def split_outcome(rows, m, n, first, search):
+    """(first player wins: True / False / None while unknown, cells run, cells in all,
+    nodes) of a split solve from its rows."""
+    rows = [r for r in rows if r["board"] == f"{m}x{n}" and r["first"] == first
+            and r["search"] == search]
+    total = len(root_moves(m, n, first))
+    nodes = 1 + sum(int(r["nodes"]) for r in rows)
+    if any(r["value"] == "loss" for r in rows):
+        return True, len(rows), total, nodes
+    return (False if len(rows) == total else None), len(rows), total, nodes
 
 
 # -- the report (docs/domineering.md: the sections between <!-- NAME --> and <!-- /NAME -->) --
@@ -940,6 +1016,15 @@ def main(argv=None):
     p.add_argument("--out", default=str(TABLE_CSV))
     p.add_argument("--jobs", type=int, default=1)
     sub.add_parser("report", help="fill docs/domineering.md's tables from the CSVs")
+    p = sub.add_parser("split", help="solve a board one root move at a time (resumable)")
+    p.add_argument("board", type=_board)
+    p.add_argument("--first", default="V", choices=["V", "H"])
+    p.add_argument("--scheme", default="TwoBig1")
+    p.add_argument("--positions-k", type=float, default=2048)
+    p.add_argument("--key-seed", type=int, default=1)
+    p.add_argument("--search", default="ab+fc", choices=list(SEARCHES))
+    p.add_argument("--out", default=str(SPLIT_CSV))
+    p.add_argument("--jobs", type=int, default=1)
     p = sub.add_parser("grid", help="Figure 2.12: schemes x table sizes x key seeds")
     p.add_argument("--board", default="8x8")
     p.add_argument("--first", default="V", choices=["V", "H"])
@@ -962,6 +1047,18 @@ def main(argv=None):
         print(stats)
     elif args.cmd == "report":
         write_report()
+    elif args.cmd == "split":
+        m, n = args.board
+        size = int(args.positions_k) if float(args.positions_k).is_integer() else args.positions_k
+        cells = split_cells(m, n, args.first, args.search, args.scheme, size, args.key_seed)
+        wins, _, _, _ = split_outcome(_rows(args.out), m, n, args.first, args.search)
+        if wins is None:
+            run_cells(cells, args.out, args.jobs, SPLIT_FIELDS, SPLIT_KEY,
+                      until=lambda row: row["value"] == "loss")
+        wins, done, total, nodes = split_outcome(_rows(args.out), m, n, args.first, args.search)
+        verdict = {True: "a win", False: "a loss", None: "not known yet"}[wins]
+        print(f"{m}x{n}, {args.first} first: {verdict} for the first player; {done} of {total} "
+              f"root classes solved, {nodes:,} nodes")
     elif args.cmd == "table":
         cells = table_cells(args.max_squares, args.search, boards=args.boards)
         run_cells(cells, args.out, args.jobs)
