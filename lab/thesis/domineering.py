@@ -810,6 +810,30 @@ def variant_section(rows, variant):
     return "\n".join(lines)
 
 
+def split_section(rows):
+    """The split solves: one line per root class run, then each solve's outcome so far."""
+    if not rows:
+        return "No split solve has run yet."
+    lines = ["| board | first | search | root move (class size) | opponent to move | nodes | seconds | commit | date |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['board']} | {r['first']} | {r['search']} | {r['root_move']} ({r['class_size']}) "
+                     f"| {r['value']} | {int(r['nodes']):,} | {float(r['seconds']):,.0f} | {r['commit']} "
+                     f"| {r['date']} |")
+    lines.append("")
+    solves = dict.fromkeys((r["board"], r["first"], r["search"]) for r in rows)
+    for board, first, search in solves:
+        m, n = _board(board)
+        wins, done, total, nodes = split_outcome(rows, m, n, first, search)
+        verdict = {True: "a win for the first player", False: "a loss for the first player",
+                   None: "not decided yet"}[wins]
+        seconds = sum(float(r["seconds"]) for r in rows
+                      if (r["board"], r["first"], r["search"]) == (board, first, search))
+        lines.append(f"- {board}, {first} first, {search}: {verdict}; {done} of {total} root "
+                     f"classes solved, {nodes:,} nodes, {seconds / 3600:.2f} hours.")
+    return "\n".join(lines)
+
+
 def grid_means(rows, board, search="ab+fc"):
     """{(size_k, scheme): [nodes per key seed]} of the Figure 2.12 rows of `board`."""
     out = collections.defaultdict(list)
@@ -979,7 +1003,8 @@ def write_report(page=PAGE):
             and float(r["positions_k"]) == 2048 and r["key_seed"] == "1"
             and r["depth_measure"] == "height" and r["sym"] == "1"]
     sections = {"table21": table_section(table + same), "ab": variant_section(table, "ab"),
-                "race": variant_section(table + same, "ab+fc+race")}
+                "race": variant_section(table + same, "ab+fc+race"),
+                "split": split_section(_rows(SPLIT_CSV))}
     for board in boards:
         sections[f"grid-{board}"] = grid_section(grid, board)
         sections[f"claims-{board}"] = claims_section(grid, board)
