@@ -177,46 +177,46 @@ def _safe_near(run, lines, lo, hi):
 
 
 @jit
-def _exposed_line(run, lines, k):
-    """Exposed dominoes of line k: runs of its empty squares that have an empty neighbour in
-    line k - 1 or k + 1 (the squares that are not safe), counted as runs."""
-    x = lines[k]
-    near = np.int64(0)
-    if k > 0:
-        near |= lines[k - 1]
-    if k < lines.shape[0] - 1:
-        near |= lines[k + 1]
-    return run[x & near]
-
-
-@jit
-def _exposed_near(run, lines, lo, hi):
-    """Exposed dominoes of lines lo..hi (clipped to the board)."""
-    total = 0
-    for k in range(max(lo, 0), min(hi, lines.shape[0] - 1) + 1):
-        total += _exposed_line(run, lines, k)
-    return total
+def _safe_exposed_near(run, lines, lo, hi):
+    """(safe, exposed) dominoes of lines lo..hi (clipped to the board), in one pass."""
+    safe = 0
+    exposed_count = 0
+    last = lines.shape[0] - 1
+    for k in range(max(lo, 0), min(hi, last) + 1):
+        near = np.int64(0)
+        if k > 0:
+            near |= lines[k - 1]
+        if k < last:
+            near |= lines[k + 1]
+        safe += run[lines[k] & ~near]
+        exposed_count += run[lines[k] & near]
+    return safe, exposed_count
 
 
 @jit
 def exposed(run, lines):
-    """Exposed dominoes of the player whose own lines are `lines` (see _exposed_line)."""
-    total = 0
-    for k in range(lines.shape[0]):
-        total += _exposed_line(run, lines, k)
-    return total
+    """Exposed dominoes of the player whose own lines are `lines`: runs of its empty squares
+    that have an empty neighbour in an adjacent line (the squares that are not safe)."""
+    return _safe_exposed_near(run, lines, 0, lines.shape[0] - 1)[1]
 
 
 @jit
-def _exposed_deltas(run, own, opp, i, j):
-    """Decrements (exposed mover, exposed opponent) of move (i, j); lines restored."""
-    own_before = _exposed_near(run, own, i - 1, i + 1)
-    opp_before = _exposed_near(run, opp, j - 1, j + 2)
+def _race_deltas(run, own, opp, i, j):
+    """Decrements (real mover, safe mover, real opponent, safe opponent, exposed mover,
+    exposed opponent) of move (i, j), as _deltas and with the exposed dominoes, from one
+    play and unplay; the lines are restored before returning."""
+    real_own = run[own[i]]
+    real_opp = run[opp[j]] + run[opp[j + 1]]
+    safe_own, exp_own = _safe_exposed_near(run, own, i - 1, i + 1)
+    safe_opp, exp_opp = _safe_exposed_near(run, opp, j - 1, j + 2)
     play(own, opp, i, j)
-    d_own = own_before - _exposed_near(run, own, i - 1, i + 1)
-    d_opp = opp_before - _exposed_near(run, opp, j - 1, j + 2)
+    safe_own2, exp_own2 = _safe_exposed_near(run, own, i - 1, i + 1)
+    safe_opp2, exp_opp2 = _safe_exposed_near(run, opp, j - 1, j + 2)
+    d_real_own = real_own - run[own[i]]
+    d_real_opp = real_opp - run[opp[j]] - run[opp[j + 1]]
     unplay(own, opp, i, j)
-    return d_own, d_opp
+    return (d_real_own, safe_own - safe_own2, d_real_opp, safe_opp - safe_opp2,
+            exp_own - exp_own2, exp_opp - exp_opp2)
 
 
 @jit
@@ -347,9 +347,10 @@ def _solve(own, opp, side, ply, h0, h1, h2, h3, tt, S):
         for j in range(span):
             if (line >> j) & 3 != 3:
                 continue
-            d_ro, d_so, d_rp, d_sp = _deltas(run, own, opp, i, j)
             if race:
-                d_eo, d_ep = _exposed_deltas(run, own, opp, i, j)
+                d_ro, d_so, d_rp, d_sp, d_eo, d_ep = _race_deltas(run, own, opp, i, j)
+            else:
+                d_ro, d_so, d_rp, d_sp = _deltas(run, own, opp, i, j)
             if fc:
                 # After the move the opponent moves first (race_bound is DOMI's safe count
                 # when nothing is counted as exposed, as without the race bound).
