@@ -794,20 +794,17 @@ def table_section(rows):
 
 
 def variant_section(rows, variant):
-    """A labelled variant of the search beside DOMI's (ab+fc), board by board, with the
-    seconds of both solves (the race bound costs time per node as well as saving nodes)."""
+    """A labelled variant of the search beside DOMI's (ab+fc), board by board."""
     by = {(r["board"], r["first"], r["search"]): r for r in rows if r["experiment"] == "table"}
     lines = [f"| board | first | value {variant} | value ab+fc | nodes {variant} | nodes ab+fc "
-             f"| {variant} / ab+fc | seconds {variant} | seconds ab+fc |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             f"| {variant} / ab+fc |", "|---|---|---|---|---|---|---|"]
     for (m, n) in THESIS_TABLE:
         for first in ("V",) if m == n else ("V", "H"):
             a = by.get((f"{m}x{n}", first, variant))
             f = by.get((f"{m}x{n}", first, "ab+fc"))
             if a and f:
                 lines.append(f"| {m}x{n} | {first} | {a['value']} | {f['value']} | {int(a['nodes']):,} "
-                             f"| {int(f['nodes']):,} | {int(a['nodes']) / int(f['nodes']):.2f} "
-                             f"| {float(a['seconds']):.1f} | {float(f['seconds']):.1f} |")
+                             f"| {int(f['nodes']):,} | {int(a['nodes']) / int(f['nodes']):.2f} |")
     return "\n".join(lines)
 
 
