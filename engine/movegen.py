@@ -21,7 +21,7 @@ from engine.attacks import (
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 )
 from engine.bitboard import lsb, popcount
-from engine.codec import move_pack, piece_of
+from engine.codec import move_from, move_pack, piece_of
 from engine.position import (
     KING_DESTINATION_FILE, META_PLY, META_ROOK, ROOK_DESTINATION_FILE, attackers_to, is_attacked,
     make_move, unmake_move,
@@ -107,7 +107,21 @@ def _pawn_moves(moves, n, pawns, us, empty, enemies, allowed, noisy, count_only)
 @jit
 def generate_all(P, T, moves, start):
     """Write every legal move of the side to move into moves[start:]; return the end index."""
-    return _legal_moves(P, T, moves, start, np.int64(GEN_ALL), np.bool_(False))
+    return _legal_moves(P, T, moves, start, np.int64(GEN_ALL), np.bool_(False), ALL_SQUARES)
+
+
+@jit
+def is_legal(P, T, move, moves, start):
+    """Whether `move` (any 16-bit code, such as a table entry's) is legal here. The legal
+    moves of the piece on its from-square are written into moves[start:] (generate_all's
+    rules, so the answer is generate_all's membership) and searched for it."""
+    frm = move_from(move)
+    end = _legal_moves(P, T, moves, start, np.int64(GEN_ALL), np.bool_(False),
+                       U1 << np.uint64(frm))
+    for i in range(start, end):
+        if moves[i] == move:
+            return True
+    return False
 
 
 @jit
@@ -116,7 +130,7 @@ def generate_noisy(P, T, moves, start):
     moves[start:]; return the end index."""
     # Two kernels rather than one taking the mode: the inlined generator sees its mode as a
     # constant, and the compiler drops the other mode's branches.
-    return _legal_moves(P, T, moves, start, np.int64(GEN_NOISY), np.bool_(False))
+    return _legal_moves(P, T, moves, start, np.int64(GEN_NOISY), np.bool_(False), ALL_SQUARES)
 
 
 @jit
@@ -125,14 +139,15 @@ def count_moves(P, T, moves, start):
     steps with a popcount where each piece's moves would be written. En passant and
     castling are still written into `moves[start:]` (rare, and tested one by one)."""
     # Typed, not literal, arguments: a literal would compile the writers it reaches again.
-    return _legal_moves(P, T, moves, start, np.int64(GEN_ALL), np.bool_(True)) - start
+    return _legal_moves(P, T, moves, start, np.int64(GEN_ALL), np.bool_(True), ALL_SQUARES) - start
 
 
 @jit_inline
-def _legal_moves(P, T, moves, start, mode, count_only):
+def _legal_moves(P, T, moves, start, mode, count_only, from_mask):
     """generate_all (mode GEN_ALL) or generate_noisy (GEN_NOISY), or with `count_only` the
     index generate_all would return without writing the moves of the king, knights, sliders
-    and pawns."""
+    and pawns. Only the moves of pieces on `from_mask` (ALL_SQUARES, or one square for
+    is_legal)."""
     bb = P.bb
     row = P.st[P.meta[META_PLY]]
     us = row[ST_SIDE]
@@ -147,6 +162,8 @@ def _legal_moves(P, T, moves, start, mode, count_only):
     # King moves, tested with the king lifted off the board (so that it cannot hide behind
     # itself along a slider's ray).
     targets = king_attacks(T, ksq) & (enemies if noisy else ~own)
+    if not (king_bit & from_mask):
+        targets = U0
     occ_without_king = occ ^ king_bit
     safe = U0
     while targets:
@@ -177,13 +194,13 @@ def _legal_moves(P, T, moves, start, mode, count_only):
 
     targets = (enemies if noisy else ~own) & check_mask
 
-    pieces = bb[piece_of(us, KNIGHT)] & ~pinned  # a pinned knight can never move
+    pieces = bb[piece_of(us, KNIGHT)] & ~pinned & from_mask  # a pinned knight never moves
     while pieces:
         sq = lsb(pieces)
         pieces &= pieces - U1
         n = _emit(moves, n, sq, knight_attacks(T, sq) & targets, count_only)
 
-    pieces = bb[piece_of(us, BISHOP)] | bb[piece_of(us, QUEEN)]
+    pieces = (bb[piece_of(us, BISHOP)] | bb[piece_of(us, QUEEN)]) & from_mask
     while pieces:
         sq = lsb(pieces)
         pieces &= pieces - U1
@@ -192,7 +209,7 @@ def _legal_moves(P, T, moves, start, mode, count_only):
             att &= line(T, ksq, sq)
         n = _emit(moves, n, sq, att, count_only)
 
-    pieces = bb[piece_of(us, ROOK)] | bb[piece_of(us, QUEEN)]
+    pieces = (bb[piece_of(us, ROOK)] | bb[piece_of(us, QUEEN)]) & from_mask
     while pieces:
         sq = lsb(pieces)
         pieces &= pieces - U1
@@ -201,7 +218,7 @@ def _legal_moves(P, T, moves, start, mode, count_only):
             att &= line(T, ksq, sq)
         n = _emit(moves, n, sq, att, count_only)
 
-    pawns = bb[piece_of(us, PAWN)]
+    pawns = bb[piece_of(us, PAWN)] & from_mask
     empty = ~occ
     n = _pawn_moves(moves, n, pawns & ~pinned, us, empty, enemies, check_mask, noisy, count_only)
     pinned_pawns = pawns & pinned
@@ -224,7 +241,7 @@ def _legal_moves(P, T, moves, start, mode, count_only):
                 moves[n] = move_pack(sq, ep, FLAG_EN_PASSANT)
                 n += 1
 
-    if not noisy and not checkers:
+    if not noisy and not checkers and (king_bit & from_mask):
         rights = row[ST_CASTLE] >> (2 * us)
         for side in range(2):   # the h-side (short) first, then the a-side (long)
             if rights & (1 << side):

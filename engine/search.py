@@ -58,10 +58,10 @@ from engine.bitboard import popcount
 from engine.codec import move_is_promotion, piece_of
 from engine.eval import material_pst_eval, reference_eval
 from engine.nnue import network_eval, new_accumulators
-from engine.movegen import generate_all, generate_noisy
+from engine.movegen import generate_all, generate_noisy, is_legal
 from engine.movepick import (
-    CONTINUATION_NONE, ORDER_KILLER, capture_gain, continuation_index, history_bonus, is_capture,
-    pick_next, reward_quiet, score_moves, see_at_least, update_quiet_histories,
+    CONTINUATION_NONE, ORDER_KILLER, ORDER_TT, capture_gain, continuation_index, history_bonus,
+    is_capture, pick_next, reward_quiet, score_moves, see_at_least, update_quiet_histories,
 )
 from engine.position import (
     META_PLY, check_info, current_key, gives_check_with, in_check, make_move, make_null,
@@ -714,20 +714,36 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
             elif tscore >= beta:
                 tt_extension = -1
 
-    # 6. Moves, ordered: none means mate or stalemate.
+    # 6. Moves, ordered: none means mate or stalemate. PLAY: a table move that will be
+    # searched first is searched before the others are generated and scored (it is checked
+    # by is_legal, the generator's rules for its one piece); a cut-off by it saves both.
     start = ply * MAX_MOVES
-    end = generate_all(P, T, S.moves, start)
-    if end == start:
-        return -(MATE - ply) if checked else DRAW
-    if tt_move != 0 and not _move_in_list(S.moves, start, end, tt_move):
-        tt_note_type1(tt)   # a wrong position's move: never play it
-        tt_move = 0
+    pv_move = S.stack[ply, STACK_PREV_PV] if on_pv and ply < ctrl[K_PREV_PV_LEN] else 0
+    generated = True
+    end = start
+    if (not paper and tt_move != 0 and excluded == 0 and not track
+            and (pv_move == 0 or pv_move == tt_move)):
+        if is_legal(P, T, tt_move, S.moves, start):
+            S.moves[start] = tt_move
+            S.scores[start] = ORDER_TT
+            end = start + 1
+            generated = False
+        else:
+            tt_note_type1(tt)   # a wrong position's move: never play it
+            tt_move = 0
     line_move = 0
     line_next = U0
-    if track:   # n-ply lines: no table move, but maybe an ancestor's
-        tt_move, line_move, line_next = _line_move(tt, S, ply, tt_move, tt_line, start, end)
-    pv_move = S.stack[ply, STACK_PREV_PV] if on_pv and ply < ctrl[K_PREV_PV_LEN] else 0
-    score_moves(P, T, S, S.moves, S.scores, start, end, pv_move, tt_move, ply, side, not paper)
+    if generated:
+        end = generate_all(P, T, S.moves, start)
+        if end == start:
+            return -(MATE - ply) if checked else DRAW
+        if tt_move != 0 and not _move_in_list(S.moves, start, end, tt_move):
+            tt_note_type1(tt)
+            tt_move = 0
+        if track:   # n-ply lines: no table move, but maybe an ancestor's
+            tt_move, line_move, line_next = _line_move(tt, S, ply, tt_move, tt_line, start, end)
+        score_moves(P, T, S, S.moves, S.scores, start, end, pv_move, tt_move, ply, side,
+                    not paper)
 
     # 7. PVS over the ordered moves.
     best = -INFINITE
@@ -750,16 +766,30 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     rest_scanned = False
     check_info_known = False   # check_info is computed when the first pruning test needs it
     info = (np.int64(0), U0, U0, U0, U0, U0)
-    for i in range(start, end):
-        move = pick_next(S.moves, S.scores, i, end)
+    i = start
+    while i < end or not generated:
+        if i == end:
+            # The table move searched alone did not cut off: the other moves now. Picking
+            # the table move again (the top score) leaves the list as picking it first had.
+            end = generate_all(P, T, S.moves, start)
+            score_moves(P, T, S, S.moves, S.scores, start, end, pv_move, tt_move, ply, side,
+                        True)
+            pick_next(S.moves, S.scores, start, end)
+            generated = True
+            i = start + 1
+            if i == end:
+                break
+        cur = i
+        i += 1
+        move = pick_next(S.moves, S.scores, cur, end)
         if move == excluded:
             continue
         quiet = not is_capture(P, move) and not move_is_promotion(move)
-        plain_quiet = quiet and S.scores[i] < ORDER_KILLER   # not a PV, TT or killer move
+        plain_quiet = quiet and S.scores[cur] < ORDER_KILLER   # not a PV, TT or killer move
         prune = False
         prune_bound = alpha
         if prune_quiets and plain_quiet and searched > 0 and best > -MATE_BOUND:
-            prune, prune_bound = _prune_quiet(S, i, start, depth, searched, static, alpha,
+            prune, prune_bound = _prune_quiet(S, cur, start, depth, searched, static, alpha,
                                               late_moves, may_lmp)
         if prune:
             if not check_info_known:
@@ -775,7 +805,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 # check. With no check among them the node is done; the selection sort
                 # would only pick each of them to skip it.
                 rest_scanned = True
-                if not _any_gives_check(P, T, S.moves, i + 1, end, info):
+                if not _any_gives_check(P, T, S.moves, cur + 1, end, info):
                     break
             continue
         S.stack[ply, STACK_MOVED] = continuation_index(P, move)
@@ -797,7 +827,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
         else:
             if (not paper and quiet and not checked and late_move_reduction_applies(depth, searched)
                     and not in_check(P, T)):
-                reduction = _reduction(depth, searched, is_pv, plain_quiet, cut_node, S.scores[i])
+                reduction = _reduction(depth, searched, is_pv, plain_quiet, cut_node, S.scores[cur])
             child_alpha, child_beta, child_pv, child_cut = alpha, alpha + 1, NO, YES
             last_try = False
         while True:

@@ -9,6 +9,7 @@ import pytest
 
 from engine._jit import jit
 from engine.board import Board, move_to_uci
+from engine.movegen import generate_all, is_legal
 from engine.position import check_info, gives_check_with
 from engine.eval import scratch_sums
 from engine.types import ST_EG, ST_MG, ST_PHASE
@@ -81,3 +82,34 @@ def test_tree_matches_python_chess(case):
     leaves = _walk(board, oracle, ORACLE_DEPTH)
     if ORACLE_DEPTH in case.counts:
         assert leaves == case.counts[ORACLE_DEPTH]
+
+
+@jit
+def _is_legal_disagreements(P, T, moves, listed):
+    """Codes among all 65,536 16-bit moves where movegen.is_legal differs from membership
+    in generate_all's list (written to moves[:end]; is_legal works past it). `listed`:
+    65,536 cleared flags."""
+    end = generate_all(P, T, moves, 0)
+    for i in range(end):
+        listed[moves[i]] = True
+    wrong = 0
+    for code in range(1 << 16):
+        if is_legal(P, T, np.int64(code), moves, end) != listed[code]:
+            wrong += 1
+    return wrong, end
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.source for c in CASES])
+def test_is_legal_agrees_with_the_generator_for_every_move_code(case):
+    """The search checks a table move with is_legal instead of generating every move: its
+    answer must be generate_all's for any code (pins, checks, en passant, castling in
+    standard chess and Chess960), here in the suite's positions and their children."""
+    board = Board(case.fen)
+    for move in [None] + board.legal_moves():
+        if move is not None:
+            board.push(move)
+        wrong, count = _is_legal_disagreements(board.P, board.T, board._moves,
+                                               np.zeros(1 << 16, dtype=np.bool_))
+        assert wrong == 0 and count == len(board.legal_moves()), board.fen()
+        if move is not None:
+            board.pop()
