@@ -1020,16 +1020,21 @@ def _board(text):
     return m, n
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m lab.thesis.domineering", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("solve", help="solve one board")
+def _one_board_options(p):
+    """The options of the commands that solve one board: which, who starts, the table."""
     p.add_argument("board", type=_board)
     p.add_argument("--first", default="V", choices=["V", "H"])
     p.add_argument("--scheme", default="TwoBig1")
     p.add_argument("--positions-k", type=float, default=2048)
     p.add_argument("--key-seed", type=int, default=1)
     p.add_argument("--search", default="ab+fc", choices=list(SEARCHES))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m lab.thesis.domineering", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("solve", help="solve one board")
+    _one_board_options(p)
     p.add_argument("--depth", default="height", choices=DEPTH_MEASURES)
     p.add_argument("--no-sym", action="store_true")
     p = sub.add_parser("table", help="Table 2.1: solve the boards, append rows to a CSV")
@@ -1040,12 +1045,7 @@ def main(argv=None):
     p.add_argument("--jobs", type=int, default=1)
     sub.add_parser("report", help="fill docs/domineering.md's tables from the CSVs")
     p = sub.add_parser("split", help="solve a board one root move at a time (resumable)")
-    p.add_argument("board", type=_board)
-    p.add_argument("--first", default="V", choices=["V", "H"])
-    p.add_argument("--scheme", default="TwoBig1")
-    p.add_argument("--positions-k", type=float, default=2048)
-    p.add_argument("--key-seed", type=int, default=1)
-    p.add_argument("--search", default="ab+fc", choices=list(SEARCHES))
+    _one_board_options(p)
     p.add_argument("--out", default=str(SPLIT_CSV))
     p.add_argument("--jobs", type=int, default=1)
     p = sub.add_parser("grid", help="Figure 2.12: schemes x table sizes x key seeds")
