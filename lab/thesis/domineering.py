@@ -675,8 +675,8 @@ def grid_cells(board, first, schemes, sizes_k, seeds, search, depth):
 # of the board's reflections, which map the empty board onto itself) is a cell of its own, the
 # position after it solved for the opponent with a fresh table. The first player wins when
 # some cell's position is lost by the opponent. Cells run in the solver's root order and stop
-# at the first such move; each is a row of SPLIT_CSV, so a split solve resumes over several
-# sittings and spreads over as many processes as there are cores. Its node count is the sum of
+# at the first such move; each is a row of SPLIT_CSV, so a split solve resumes after any
+# interruption and spreads over as many processes as there are cores. Its node count is the sum of
 # the cells' (plus one for the root), not the thesis' count of one solve with one table.
 SPLIT_CSV = DOCS / "domineering_split.csv"
 SPLIT_FIELDS = FIELDS[:3] + ("root", "root_move", "class_size") + FIELDS[3:]
