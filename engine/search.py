@@ -773,7 +773,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
             # the table move again (the top score) leaves the list as picking it first had.
             end = generate_all(P, T, S.moves, start)
             score_moves(P, T, S, S.moves, S.scores, start, end, pv_move, tt_move, ply, side,
-                        True)
+                        not paper)
             pick_next(S.moves, S.scores, start, end)
             generated = True
             i = start + 1

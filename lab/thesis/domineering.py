@@ -156,15 +156,22 @@ def _unpack_move(code):
 
 
 @jit
+def _across(lines, k):
+    """The empty squares of the lines beside line k (k - 1 and k + 1, where on the board), as
+    a mask of line k's bits: where the opponent's domino could cover a square of line k."""
+    near = np.int64(0)
+    if k > 0:
+        near |= lines[k - 1]
+    if k < lines.shape[0] - 1:
+        near |= lines[k + 1]
+    return near
+
+
+@jit
 def _safe_line(run, lines, k):
     """Safe dominoes of line k: its empty squares whose neighbours in lines k - 1 and k + 1
     are filled (or off the board), counted as runs."""
-    x = lines[k]
-    if k > 0:
-        x &= ~lines[k - 1]
-    if k < lines.shape[0] - 1:
-        x &= ~lines[k + 1]
-    return run[x]
+    return run[lines[k] & ~_across(lines, k)]
 
 
 @jit
@@ -181,13 +188,8 @@ def _safe_exposed_near(run, lines, lo, hi):
     """(safe, exposed) dominoes of lines lo..hi (clipped to the board), in one pass."""
     safe = 0
     exposed_count = 0
-    last = lines.shape[0] - 1
-    for k in range(max(lo, 0), min(hi, last) + 1):
-        near = np.int64(0)
-        if k > 0:
-            near |= lines[k - 1]
-        if k < last:
-            near |= lines[k + 1]
+    for k in range(max(lo, 0), min(hi, lines.shape[0] - 1) + 1):
+        near = _across(lines, k)
         safe += run[lines[k] & ~near]
         exposed_count += run[lines[k] & near]
     return safe, exposed_count
