@@ -122,7 +122,7 @@ ST_FC_WINS = 3    # nodes decided by a winning move found during generation
 ST_FC_LOSSES = 4  # moves discarded as losing
 ST_LEN = 5
 
-Search = namedtuple("Search", "run mkeys moves order stats opts log")
+Search = namedtuple("Search", "run mkeys moves order stats opts log line_counts")
 Keys = namedtuple("Keys", "zobrist mkeys")
 Result = namedtuple("Result", "value nodes seconds size height stats table")
 
@@ -196,32 +196,6 @@ def _safe_exposed_near(run, lines, lo, hi):
 
 
 @jit
-def exposed(run, lines):
-    """Exposed dominoes of the player whose own lines are `lines`: runs of its empty squares
-    that have an empty neighbour in an adjacent line (the squares that are not safe)."""
-    return _safe_exposed_near(run, lines, 0, lines.shape[0] - 1)[1]
-
-
-@jit
-def _race_deltas(run, own, opp, i, j):
-    """Decrements (real mover, safe mover, real opponent, safe opponent, exposed mover,
-    exposed opponent) of move (i, j), as _deltas and with the exposed dominoes, from one
-    play and unplay; the lines are restored before returning."""
-    real_own = run[own[i]]
-    real_opp = run[opp[j]] + run[opp[j + 1]]
-    safe_own, exp_own = _safe_exposed_near(run, own, i - 1, i + 1)
-    safe_opp, exp_opp = _safe_exposed_near(run, opp, j - 1, j + 2)
-    play(own, opp, i, j)
-    safe_own2, exp_own2 = _safe_exposed_near(run, own, i - 1, i + 1)
-    safe_opp2, exp_opp2 = _safe_exposed_near(run, opp, j - 1, j + 2)
-    d_real_own = real_own - run[own[i]]
-    d_real_opp = real_opp - run[opp[j]] - run[opp[j + 1]]
-    unplay(own, opp, i, j)
-    return (d_real_own, safe_own - safe_own2, d_real_opp, safe_opp - safe_opp2,
-            exp_own - exp_own2, exp_opp - exp_opp2)
-
-
-@jit
 def race_bound(safe, exposed_count, first):
     """Dominoes a player is sure to place, with `safe` safe and `exposed_count` exposed ones
     (`first`: 1 when it moves next). One opponent move covers a square in each of two
@@ -229,17 +203,6 @@ def race_bound(safe, exposed_count, first):
     exposed domino a turn while any is left, the player keeps a third of them, rounded up
     when it moves first and down when not. Its safe ones nobody else can take."""
     return safe + (exposed_count + 2 * first) // 3
-
-
-@jit
-def counts(run, lines):
-    """(real, safe) moves of the player whose own lines are `lines`."""
-    real = 0
-    safe = 0
-    for k in range(lines.shape[0]):
-        real += run[lines[k]]
-        safe += _safe_line(run, lines, k)
-    return real, safe
 
 
 @jit
@@ -276,6 +239,56 @@ def _deltas(run, own, opp, i, j):
     opp[j] |= bit
     opp[j + 1] |= bit
     return d_real_own, d_safe_own, d_real_opp, d_safe_opp
+
+
+@jit
+def _line_counts(run, lines, safe, exp):
+    """Fill safe[k] and exp[k] with the safe and exposed dominoes of each line k of `lines`;
+    returns the totals (real, safe, exposed). A node computes these once; each of its moves
+    then recounts only the lines it changes (_move_deltas)."""
+    real = 0
+    safe_total = 0
+    exp_total = 0
+    for k in range(lines.shape[0]):
+        near = _across(lines, k)
+        safe[k] = run[lines[k] & ~near]
+        exp[k] = run[lines[k] & near]
+        real += run[lines[k]]
+        safe_total += safe[k]
+        exp_total += exp[k]
+    return real, safe_total, exp_total
+
+
+@jit
+def _window(counts_by_line, lo, hi, size):
+    """counts_by_line[lo..hi] summed, the range clipped to 0..size - 1."""
+    total = 0
+    for k in range(max(lo, 0), min(hi, size - 1) + 1):
+        total += counts_by_line[k]
+    return total
+
+
+@jit
+def _move_deltas(run, own, opp, i, j, cache):
+    """Decrements (real mover, safe mover, real opponent, safe opponent, exposed mover,
+    exposed opponent) of move (i, j). The counts before the move come from `cache` (rows:
+    mover safe, mover exposed, opponent safe, opponent exposed, per line, as _line_counts
+    left them); after it, only own lines i - 1..i + 1 and opponent lines j - 1..j + 2 can
+    differ. Same values as _deltas (and the exposed ones); the lines are restored."""
+    real_own = run[own[i]]
+    real_opp = run[opp[j]] + run[opp[j + 1]]
+    play(own, opp, i, j)
+    safe_own2, exp_own2 = _safe_exposed_near(run, own, i - 1, i + 1)
+    safe_opp2, exp_opp2 = _safe_exposed_near(run, opp, j - 1, j + 2)
+    d_real_own = real_own - run[own[i]]
+    d_real_opp = real_opp - run[opp[j]] - run[opp[j + 1]]
+    unplay(own, opp, i, j)
+    m = own.shape[0]
+    n = opp.shape[0]
+    return (d_real_own, _window(cache[0], i - 1, i + 1, m) - safe_own2,
+            d_real_opp, _window(cache[2], j - 1, j + 2, n) - safe_opp2,
+            _window(cache[1], i - 1, i + 1, m) - exp_own2,
+            _window(cache[3], j - 1, j + 2, n) - exp_opp2)
 
 
 @jit
@@ -333,15 +346,12 @@ def _solve(own, opp, side, ply, h0, h1, h2, h3, tt, S):
     # 2. Moves, their ordering values and the forward cut-offs.
     fc = S.opts[O_FC] != 0
     race = S.opts[O_FC] == FC_RACE
-    exp_own = exp_opp = d_eo = d_ep = np.int64(0)
-    if fc:
-        real_own, safe_own = counts(run, own)
-        real_opp, safe_opp = counts(run, opp)
-        if race:
-            exp_own = exposed(run, own)
-            exp_opp = exposed(run, opp)
-    else:
-        real_own = safe_own = real_opp = safe_opp = np.int64(0)
+    # The ordering value needs the safe counts also without the forward cut-offs.
+    cache = S.line_counts
+    real_own, safe_own, exp_own = _line_counts(run, own, cache[0], cache[1])
+    real_opp, safe_opp, exp_opp = _line_counts(run, opp, cache[2], cache[3])
+    if not race:      # DOMI counts nothing as exposed
+        exp_own = exp_opp = np.int64(0)
     count = 0
     span = opp.shape[0] - 1
     for i in range(own.shape[0]):
@@ -349,10 +359,9 @@ def _solve(own, opp, side, ply, h0, h1, h2, h3, tt, S):
         for j in range(span):
             if (line >> j) & 3 != 3:
                 continue
-            if race:
-                d_ro, d_so, d_rp, d_sp, d_eo, d_ep = _race_deltas(run, own, opp, i, j)
-            else:
-                d_ro, d_so, d_rp, d_sp = _deltas(run, own, opp, i, j)
+            d_ro, d_so, d_rp, d_sp, d_eo, d_ep = _move_deltas(run, own, opp, i, j, cache)
+            if not race:
+                d_eo = d_ep = np.int64(0)
             if fc:
                 # After the move the opponent moves first (race_bound is DOMI's safe count
                 # when nothing is counted as exposed, as without the race bound).
@@ -475,7 +484,8 @@ def new_search(m, n, fc=True, use_tt=True, sym=True, depth="height", log_size=0)
     return Search(run_table(), None, np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64),
                   np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64),
                   np.zeros(ST_LEN, dtype=np.int64), opts,
-                  np.zeros((max(log_size, 0), 4), dtype=np.int64))
+                  np.zeros((max(log_size, 0), 4), dtype=np.int64),
+                  np.zeros((4, MAX_LINE), dtype=np.int64))
 
 
 def solve(m, n, first="V", scheme="TwoBig1", positions=2048 * 1024, key_seed=1, fc=True,
