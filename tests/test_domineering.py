@@ -244,6 +244,7 @@ def _random_occupied(rng, m, n, plies):
                          ids=lambda b: f"{b[0]}x{b[1]}")
 def test_a_split_solve_gives_the_value_of_the_whole_solve(board):
     m, n = board
+    both = []
     for first in "VH":
         roots = D.root_moves(m, n, first)
         assert sum(size for _, size in roots) == (n * (m - 1) if first == "V" else m * (n - 1))
@@ -252,6 +253,11 @@ def test_a_split_solve_gives_the_value_of_the_whole_solve(board):
         wins, done, total, _ = D.split_outcome(rows, m, n, first, "ab+fc+race")
         assert (done, total) == (len(roots), len(roots))
         assert wins == minimax_wins(m, n, first) == bool(D.solve(m, n, first).value)
+        both += [dict(row, commit="test") for row in rows]   # as run_cells writes them
+    # the report combines the two solves into the board's value, beside the thesis'
+    value = D.outcome(minimax_wins(m, n, "V"), minimax_wins(m, n, "H"))
+    beside = f", equal to the thesis' {value}" if (m, n) in D.THESIS_TABLE else ""
+    assert f"- {m}x{n}, ab+fc+race: value {value}{beside}." in D.split_section(both)
 
 
 def test_the_split_command_stops_at_a_winning_move_and_resumes(tmp_path, capsys):

@@ -840,8 +840,25 @@ def split_section(rows):
         seconds = sum(float(r["seconds"]) for r in rows
                       if (r["board"], r["first"], r["search"]) == (board, first, search))
         lines.append(f"- {board}, {first} first, {search}: {verdict}; {done} of {total} root "
-                     f"classes solved, {nodes:,} nodes, {seconds / 3600:.2f} hours.")
+                     f"classes solved, {nodes:,} nodes, {seconds / 3600:.2f} hours (the "
+                     f"cells' times added up).")
+    for board, search, value, thesis in split_values(rows):
+        beside = f", {'equal to' if value == thesis else 'unlike'} the thesis' {thesis}" if thesis else ""
+        lines.append(f"- {board}, {search}: value {value}{beside}.")
     return "\n".join(lines)
+
+
+def split_values(rows):
+    """[(board, search, value 1/2/V/H, the thesis' value or "")] of the boards whose split
+    solves are decided for both first players."""
+    values = []
+    for board, search in dict.fromkeys((r["board"], r["search"]) for r in rows):
+        m, n = _board(board)
+        v_wins, h_wins = (split_outcome(rows, m, n, first, search)[0] for first in "VH")
+        if v_wins is not None and h_wins is not None:
+            values.append((board, search, outcome(v_wins, h_wins),
+                           THESIS_TABLE.get((m, n), ("",))[0]))
+    return values
 
 
 def grid_means(rows, board, search="ab+fc"):

@@ -1018,11 +1018,15 @@ def domineering_lines(page_link: str) -> List[str]:
     grid = domineering._rows(domineering.GRID_CSV)
     boards = sorted({r["board"] for r in grid if r["experiment"] == "schemes"},
                     key=lambda b: [int(x) for x in b.split("x")])
+    split = "".join(f" {board} ({search}, not the thesis' search, split at the root): {value}, "
+                    f"the thesis' {thesis}." for board, search, value, thesis
+                    in domineering.split_values(domineering._rows(domineering.SPLIT_CSV)))
     lines = ["", "## Domineering (2.5.2, 2.7.1: Figure 2.12, Table 2.1)", "",
              f"The chapter's second game, solved on the engine's own table policies: [the page]"
-             f"({page_link}) has the solver, Table 2.1 (33 of the 34 boards solved agree with the "
-             "thesis; 3x3 is a first-player win by exhaustive minimax, where the thesis prints H) "
-             "and every cell of Figure 2.12 run. The two claims, by the rules stated there:", ""]
+             f"({page_link}) has the solver, Table 2.1 (33 of the 34 boards solved with the "
+             "thesis' search agree with the thesis; 3x3 is a first-player win by exhaustive "
+             f"minimax, where the thesis prints H) and every cell of Figure 2.12 run.{split} "
+             "The two claims, by the rules stated there:", ""]
     for board in boards:
         lines += [f"**{board}.** " + domineering.claims_section(grid, board), ""]
     return lines
