@@ -168,22 +168,6 @@ def _across(lines, k):
 
 
 @jit
-def _safe_line(run, lines, k):
-    """Safe dominoes of line k: its empty squares whose neighbours in lines k - 1 and k + 1
-    are filled (or off the board), counted as runs."""
-    return run[lines[k] & ~_across(lines, k)]
-
-
-@jit
-def _safe_near(run, lines, lo, hi):
-    """Safe dominoes of lines lo..hi (clipped to the board)."""
-    total = 0
-    for k in range(max(lo, 0), min(hi, lines.shape[0] - 1) + 1):
-        total += _safe_line(run, lines, k)
-    return total
-
-
-@jit
 def _safe_exposed_near(run, lines, lo, hi):
     """(safe, exposed) dominoes of lines lo..hi (clipped to the board), in one pass."""
     safe = 0
@@ -221,31 +205,12 @@ def unplay(own, opp, i, j):
 
 
 @jit
-def _deltas(run, own, opp, i, j):
-    """Decrements (real mover, safe mover, real opponent, safe opponent) of move (i, j),
-    from the lines it changes; the lines are restored before returning."""
-    m3 = np.int64(3) << j
-    bit = np.int64(1) << i
-    real_own = run[own[i]]
-    safe_own = _safe_near(run, own, i - 1, i + 1)
-    real_opp = run[opp[j]] + run[opp[j + 1]]
-    safe_opp = _safe_near(run, opp, j - 1, j + 2)
-    play(own, opp, i, j)
-    d_real_own = real_own - run[own[i]]
-    d_safe_own = safe_own - _safe_near(run, own, i - 1, i + 1)
-    d_real_opp = real_opp - run[opp[j]] - run[opp[j + 1]]
-    d_safe_opp = safe_opp - _safe_near(run, opp, j - 1, j + 2)
-    own[i] |= m3
-    opp[j] |= bit
-    opp[j + 1] |= bit
-    return d_real_own, d_safe_own, d_real_opp, d_safe_opp
-
-
-@jit
 def _line_counts(run, lines, safe, exp):
     """Fill safe[k] and exp[k] with the safe and exposed dominoes of each line k of `lines`;
-    returns the totals (real, safe, exposed). A node computes these once; each of its moves
-    then recounts only the lines it changes (_move_deltas)."""
+    returns the totals (real, safe, exposed). Safe: runs of the line's empty squares whose
+    neighbours in lines k - 1 and k + 1 are filled (or off the board), which no opponent
+    move can touch; exposed: runs of the others. A node computes these once; each of its
+    moves then recounts only the lines it changes (_move_deltas)."""
     real = 0
     safe_total = 0
     exp_total = 0
@@ -274,7 +239,7 @@ def _move_deltas(run, own, opp, i, j, cache):
     exposed opponent) of move (i, j). The counts before the move come from `cache` (rows:
     mover safe, mover exposed, opponent safe, opponent exposed, per line, as _line_counts
     left them); after it, only own lines i - 1..i + 1 and opponent lines j - 1..j + 2 can
-    differ. Same values as _deltas (and the exposed ones); the lines are restored."""
+    differ. The lines are restored before returning."""
     real_own = run[own[i]]
     real_opp = run[opp[j]] + run[opp[j + 1]]
     play(own, opp, i, j)
@@ -713,6 +678,9 @@ def root_moves(m, n, first):
     rows, cols = empty_lines(m, n)
     own, opp = (cols, rows) if first == "V" else (rows, cols)
     run = run_table()
+    cache = np.zeros((4, MAX_LINE), dtype=np.int64)
+    _line_counts(run, own, cache[0], cache[1])
+    _line_counts(run, opp, cache[2], cache[3])
     classes = {}
     for i in range(own.shape[0]):
         for j in range(opp.shape[0] - 1):
@@ -720,7 +688,8 @@ def root_moves(m, n, first):
             squares = move_squares(first, code)
             canon = min(tuple(sorted(reflect(m, n, r, c, s) for r, c in squares)) for s in range(4))
             if canon not in classes:
-                d_ro, d_so, d_rp, d_sp = _deltas(run, own, opp, np.int64(i), np.int64(j))
+                d_ro, d_so, d_rp, d_sp, _, _ = _move_deltas(run, own, opp, np.int64(i),
+                                                            np.int64(j), cache)
                 classes[canon] = [code, 0, int(d_rp - d_ro + d_sp - d_so)]
             classes[canon][1] += 1
     ordered = sorted(classes.values(), key=lambda c: -c[2])     # stable: generation order
