@@ -196,6 +196,16 @@ def test_a_board_of_one_key_set_judges_big_against_deep_with_another_board_s_noi
     assert "not measured on 8x8 (one key set per cell); that of the 6x8 cells" in text
 
 
+def test_the_figure_2_12_plot_draws_each_scheme_run_on_the_board(tmp_path):
+    pytest.importorskip("matplotlib")
+    rows = [_grid_row("6x8", size, scheme, seed, 1_000 * size + seed)
+            for size in (2, 4) for scheme in ("TwoBig1", "DEEP", "OLD") for seed in (1, 2)]
+    rows.append(_grid_row("8x8", 256, "NEW", 1, 5_000))
+    path = tmp_path / "figure.png"
+    assert D.plot_grid(rows, "6x8", path) == ["TwoBig1", "DEEP", "OLD"]
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def minimax_from(m, n, occupied, player):
     """Does `player` win the m x n board with the squares `occupied` filled, moving first?
     The exhaustive minimax of minimax_wins, from a position."""

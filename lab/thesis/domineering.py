@@ -875,6 +875,43 @@ def grid_section(rows, board):
     return "\n".join(lines)
 
 
+def plot_grid(rows, board, path):
+    """Figure 2.12's picture of `board`: nodes to solve against table size, a line per
+    scheme through the means over the key sets, each bar from the fewest nodes of a key
+    set to the most; returns the schemes drawn. Needs matplotlib (the experiments extra):
+    ImportError without it."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from lab.thesis.experiments_report import size_axis
+    cells = grid_means(rows, board)
+    sizes = sorted({int(k) for k, _ in cells})
+    schemes = list(FIGURE_SCHEMES) + sorted({s for _, s in cells} - set(FIGURE_SCHEMES))
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    drawn = []
+    for scheme in schemes:
+        counts = [(size, cells[(float(size), scheme)]) for size in sizes
+                  if cells.get((float(size), scheme))]
+        if not counts:
+            continue
+        drawn.append(scheme)
+        means = [sum(c) / len(c) / 1e6 for _, c in counts]
+        below = [m - min(c) / 1e6 for m, (_, c) in zip(means, counts)]
+        above = [max(c) / 1e6 - m for m, (_, c) in zip(means, counts)]
+        style = "-o" if scheme in ("TwoBig1", "TwoDEEP") else ("--s" if scheme in FIGURE_SCHEMES else ":.")
+        ax.errorbar([size for size, _ in counts], means, yerr=[below, above], fmt=style,
+                    capsize=3, label=scheme)
+    size_axis(ax, sizes)
+    ax.set_ylabel("nodes to solve (millions)")
+    ax.set_ylim(bottom=0)
+    ax.set_title(f"Domineering {board}, Vertical first, DOMI's search")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return drawn
+
+
 def chess_big_gain(test_set="middle", depth="7", stamping="False"):
     """Mean over table sizes of (DEEP - BIG1) / DEEP and (TwoDEEP - TwoBig1) / TwoDEEP in
     the chess rows (docs/experiments/results.csv)."""
@@ -1003,6 +1040,12 @@ def write_report(page=PAGE):
                 "split": split_section(_rows(SPLIT_CSV))}
     for board in boards:
         sections[f"grid-{board}"] = grid_section(grid, board)
+        png = f"domineering_{board}.png"
+        try:
+            plot_grid(grid, board, DOCS / png)
+            sections[f"grid-{board}"] += f"\n\n![{png}](experiments/{png})"
+        except ImportError:
+            sections[f"grid-{board}"] += "\n\n(matplotlib not installed: no plot)"
         sections[f"claims-{board}"] = claims_section(grid, board)
     for name, body in sections.items():
         start, end = f"<!-- {name} -->", f"<!-- /{name} -->"

@@ -35,7 +35,7 @@ def _index(rows, experiment, seeded: bool = False):
     return out
 
 
-def _size_axis(ax, sizes):
+def size_axis(ax, sizes):
     """Thesis-style x axis: table size on a log2 scale."""
     ax.set_xscale("log", base=2)
     ax.set_xticks(sizes)
@@ -45,7 +45,7 @@ def _size_axis(ax, sizes):
 
 
 def _finish(fig, ax, sizes, title, path):
-    _size_axis(ax, sizes)
+    size_axis(ax, sizes)
     ax.set_ylabel("nodes (millions)")
     ax.set_ylim(bottom=0)          # from zero: small differences are not blown up
     ax.set_title(title)
@@ -92,7 +92,7 @@ def _plot_schemes(cell, sizes, title, path, metric, none_row=None, floor=0.0):
     if floor > 0:
         right.axhspan(-floor, floor, color="0.85", label="key-set noise")
     right.axhline(0, color="k", linewidth=0.8)
-    _size_axis(right, sizes)
+    size_axis(right, sizes)
     right.set_ylabel("nodes against TwoBig1 (%)")
     right.set_title("against TwoBig1, 95% intervals")
     if right.get_legend_handles_labels()[0]:
