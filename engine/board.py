@@ -223,6 +223,10 @@ class Board:
         n = movegen.generate_noisy(self.P, self.T, self._moves, 0)
         return [int(m) for m in self._moves[:n]]
 
+    def quiet_moves(self) -> List[int]:
+        n = movegen.generate_quiet(self.P, self.T, self._moves, 0)
+        return [int(m) for m in self._moves[:n]]
+
     def uci(self, move: int, chess960: bool = False) -> str:
         """UCI text of a move of this game (castling as king-takes-rook with `chess960`)."""
         return move_to_uci(move, self.castling_rooks() if chess960 else None)

@@ -29,7 +29,7 @@ from engine.position import (
 from engine.types import (
     ALL_SQUARES, BISHOP, FILE_A, FILE_H,
     FLAG_CASTLE, FLAG_DOUBLE, FLAG_EN_PASSANT, FLAG_NORMAL, FLAG_PROMO_KNIGHT, FLAG_PROMO_QUEEN,
-    GEN_ALL, GEN_NOISY, KING, KNIGHT, NO_SQUARE, OCC, PAWN, QUEEN, RANK_1, RANK_3, RANK_6, RANK_8,
+    GEN_ALL, GEN_NOISY, GEN_QUIET, KING, KNIGHT, NO_SQUARE, OCC, PAWN, QUEEN, RANK_1, RANK_3, RANK_6, RANK_8,
     ROOK, ST_CASTLE, ST_EP, ST_SIDE, U0, U1, WHITE,
 )
 
@@ -78,9 +78,10 @@ def _emit_pawn_set(moves, n, targets, delta, flag, last_rank, count_only):
 
 
 @jit
-def _pawn_moves(moves, n, pawns, us, empty, enemies, allowed, noisy, count_only):
+def _pawn_moves(moves, n, pawns, us, empty, enemies, allowed, mode, count_only):
     """Pushes, double pushes, captures and promotions of the pawn set `pawns`, landing only
-    on `allowed` squares (check mask, and the pin line for a pinned pawn)."""
+    on `allowed` squares (check mask, and the pin line for a pinned pawn): all of them
+    (GEN_ALL), the captures and promotions (GEN_NOISY), or the rest (GEN_QUIET)."""
     if us == WHITE:
         up = 8
         last_rank = RANK_8
@@ -90,12 +91,17 @@ def _pawn_moves(moves, n, pawns, us, empty, enemies, allowed, noisy, count_only)
         last_rank = RANK_1
         double_rank = RANK_6
     single = _shift(pawns, up) & empty
-    if noisy:
+    if mode == GEN_NOISY:
         n = _emit_pawn_set(moves, n, single & allowed & last_rank, up, 0, last_rank, count_only)
     else:
         double = _shift(single & double_rank, up) & empty & allowed
-        n = _emit_pawn_set(moves, n, single & allowed, up, 0, last_rank, count_only)
+        pushes = single & allowed
+        if mode == GEN_QUIET:
+            pushes &= ~last_rank
+        n = _emit_pawn_set(moves, n, pushes, up, 0, last_rank, count_only)
         n = _emit_pawn_set(moves, n, double, 2 * up, FLAG_DOUBLE, last_rank, count_only)
+        if mode == GEN_QUIET:
+            return n
     # Captures towards the a-file and towards the h-file.
     west = _shift(pawns & ~FILE_A, up - 1) & enemies & allowed
     east = _shift(pawns & ~FILE_H, up + 1) & enemies & allowed
@@ -134,6 +140,14 @@ def generate_noisy(P, T, moves, start):
 
 
 @jit
+def generate_quiet(P, T, moves, start):
+    """Write every legal move of the side to move that neither captures nor promotes
+    (castling included) into moves[start:]; return the end index. With generate_noisy's
+    moves, these are generate_all's."""
+    return _legal_moves(P, T, moves, start, np.int64(GEN_QUIET), np.bool_(False), ALL_SQUARES)
+
+
+@jit
 def count_moves(P, T, moves, start):
     """The number of legal moves of the side to move (perft's last ply): generate_all's
     steps with a popcount where each piece's moves would be written. En passant and
@@ -144,7 +158,8 @@ def count_moves(P, T, moves, start):
 
 @jit_inline
 def _legal_moves(P, T, moves, start, mode, count_only, from_mask):
-    """generate_all (mode GEN_ALL) or generate_noisy (GEN_NOISY), or with `count_only` the
+    """generate_all (mode GEN_ALL), generate_noisy (GEN_NOISY) or generate_quiet
+    (GEN_QUIET), or with `count_only` the
     index generate_all would return without writing the moves of the king, knights, sliders
     and pawns. Only the moves of pieces on `from_mask` (ALL_SQUARES, or one square for
     is_legal)."""
@@ -155,13 +170,16 @@ def _legal_moves(P, T, moves, start, mode, count_only, from_mask):
     own = bb[OCC + us]
     enemies = bb[OCC + them]
     occ = own | enemies
-    noisy = mode != GEN_ALL
+    noisy = mode == GEN_NOISY
+    quiet = mode == GEN_QUIET
+    # Where a piece may land: enemy pieces only, empty squares only, or both.
+    open_squares = enemies if noisy else (~occ if quiet else ~own)
     ksq = lsb(bb[piece_of(us, KING)])
     king_bit = U1 << np.uint64(ksq)
 
     # King moves, tested with the king lifted off the board (so that it cannot hide behind
     # itself along a slider's ray).
-    targets = king_attacks(T, ksq) & (enemies if noisy else ~own)
+    targets = king_attacks(T, ksq) & open_squares
     if not (king_bit & from_mask):
         targets = U0
     occ_without_king = occ ^ king_bit
@@ -192,7 +210,7 @@ def _legal_moves(P, T, moves, start, mode, count_only, from_mask):
         if blockers and not (blockers & (blockers - U1)) and (blockers & own):
             pinned |= blockers
 
-    targets = (enemies if noisy else ~own) & check_mask
+    targets = open_squares & check_mask
 
     pieces = bb[piece_of(us, KNIGHT)] & ~pinned & from_mask  # a pinned knight never moves
     while pieces:
@@ -220,16 +238,16 @@ def _legal_moves(P, T, moves, start, mode, count_only, from_mask):
 
     pawns = bb[piece_of(us, PAWN)] & from_mask
     empty = ~occ
-    n = _pawn_moves(moves, n, pawns & ~pinned, us, empty, enemies, check_mask, noisy, count_only)
+    n = _pawn_moves(moves, n, pawns & ~pinned, us, empty, enemies, check_mask, mode, count_only)
     pinned_pawns = pawns & pinned
     while pinned_pawns:
         sq = lsb(pinned_pawns)
         pinned_pawns &= pinned_pawns - U1
         n = _pawn_moves(moves, n, U1 << np.uint64(sq), us, empty, enemies,
-                        check_mask & line(T, ksq, sq), noisy, count_only)
+                        check_mask & line(T, ksq, sq), mode, count_only)
 
     ep = row[ST_EP]
-    if ep != NO_SQUARE:
+    if ep != NO_SQUARE and not quiet:
         victim = ep - 8 if us == WHITE else ep + 8
         victim_bit = U1 << np.uint64(victim)
         takers = pawn_attacks(T, them, ep) & pawns

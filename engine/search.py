@@ -58,7 +58,7 @@ from engine.bitboard import popcount
 from engine.codec import move_is_promotion, piece_of
 from engine.eval import material_pst_eval, reference_eval
 from engine.nnue import network_eval, new_accumulators
-from engine.movegen import generate_all, generate_noisy, is_legal
+from engine.movegen import generate_all, generate_noisy, generate_quiet, is_legal
 from engine.movepick import (
     CONTINUATION_NONE, ORDER_KILLER, ORDER_TT, capture_gain, continuation_index, history_bonus,
     is_capture, pick_next, reward_quiet, score_moves, see_at_least, update_quiet_histories,
@@ -132,6 +132,12 @@ K_LEN = 17
 NO = np.int64(0)
 YES = np.int64(1)
 ONE_PLY = np.int64(1)
+
+# Step 6's moves not yet in the list (the list fills in stages; see search).
+PENDING_NONE = 0    # every move is in the list
+PENDING_ALL = 1     # all the rest, generated at once
+PENDING_NOISY = 2   # the captures and promotions, and after them the rest (PENDING_QUIET)
+PENDING_QUIET = 3   # the moves that neither capture nor promote
 
 # Tuning constants of the PLAY profile.
 NULL_MIN_DEPTH = 3
@@ -369,6 +375,17 @@ def _move_in_list(moves, start, end, move):
         if moves[i] == move:
             return True
     return False
+
+
+@jit
+def _drop_move(moves, start, end, move):
+    """Remove `move` (searched already) from moves[start:end], the last move taking its
+    place; return the new end."""
+    for i in range(start, end):
+        if moves[i] == move:
+            moves[i] = moves[end - 1]
+            return end - 1
+    return end
 
 
 @jit_inline
@@ -717,23 +734,30 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     # 6. Moves, ordered: none means mate or stalemate. PLAY: a table move that will be
     # searched first is searched before the others are generated and scored (it is checked
     # by is_legal, the generator's rules for its one piece); a cut-off by it saves both.
+    # Outside check the rest come in two stages, captures and promotions, then the moves
+    # that do neither only if no capture cut off (ordering puts them after the captures in
+    # any case; a stalemate shows when both stages are empty).
     start = ply * MAX_MOVES
     pv_move = S.stack[ply, STACK_PREV_PV] if on_pv and ply < ctrl[K_PREV_PV_LEN] else 0
-    generated = True
+    ahead = not paper and not track and (pv_move == 0 or pv_move == tt_move)
+    staged = ahead and not checked
+    pending = PENDING_NOISY if staged else PENDING_NONE
+    first = 0   # the table move when it is searched before the generation
     end = start
-    if (not paper and tt_move != 0 and excluded == 0 and not track
-            and (pv_move == 0 or pv_move == tt_move)):
+    if ahead and tt_move != 0 and excluded == 0:
         if is_legal(P, T, tt_move, S.moves, start):
             S.moves[start] = tt_move
             S.scores[start] = ORDER_TT
             end = start + 1
-            generated = False
+            first = tt_move
+            if not staged:
+                pending = PENDING_ALL
         else:
             tt_note_type1(tt)   # a wrong position's move: never play it
             tt_move = 0
     line_move = 0
     line_next = U0
-    if generated:
+    if pending == PENDING_NONE:
         end = generate_all(P, T, S.moves, start)
         if end == start:
             return -(MATE - ply) if checked else DRAW
@@ -767,18 +791,34 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     check_info_known = False   # check_info is computed when the first pruning test needs it
     info = (np.int64(0), U0, U0, U0, U0, U0)
     i = start
-    while i < end or not generated:
+    while i < end or pending != PENDING_NONE:
         if i == end:
-            # The table move searched alone did not cut off: the other moves now. Picking
-            # the table move again (the top score) leaves the list as picking it first had.
-            end = generate_all(P, T, S.moves, start)
-            score_moves(P, T, S, S.moves, S.scores, start, end, pv_move, tt_move, ply, side,
-                        not paper)
-            pick_next(S.moves, S.scores, start, end)
-            generated = True
-            i = start + 1
-            if i == end:
-                break
+            if pending == PENDING_ALL:
+                # The table move searched alone did not cut off: the other moves now.
+                # Picking the table move again (the top score) leaves the list as picking
+                # it first had.
+                end = generate_all(P, T, S.moves, start)
+                score_moves(P, T, S, S.moves, S.scores, start, end, pv_move, tt_move, ply,
+                            side, not paper)
+                pick_next(S.moves, S.scores, start, end)
+                pending = PENDING_NONE
+                i = start + 1
+                if i == end:
+                    break
+            else:
+                # The next stage goes after the moves searched so far.
+                if pending == PENDING_NOISY:
+                    end = generate_noisy(P, T, S.moves, i)
+                    pending = PENDING_QUIET
+                else:
+                    end = generate_quiet(P, T, S.moves, i)
+                    pending = PENDING_NONE
+                    if end == start:
+                        return DRAW   # no move, and not in check
+                end = _drop_move(S.moves, i, end, first)
+                score_moves(P, T, S, S.moves, S.scores, i, end, pv_move, tt_move, ply, side,
+                            not paper)
+                continue
         cur = i
         i += 1
         move = pick_next(S.moves, S.scores, cur, end)

@@ -90,6 +90,7 @@ GAME_STACK = 4096 + MAX_PLY  # rows in the state stack: the game so far plus a s
 # Generation modes.
 GEN_ALL = 0
 GEN_NOISY = 1      # captures and promotions (quiescence)
+GEN_QUIET = 2      # the rest: moves that neither capture nor promote (castling included)
 
 # ---------------------------------------------------------------------------------------
 # Scores (centipawns). Mates are MATE - distance in plies; anything beyond MATE_BOUND is a

@@ -85,6 +85,7 @@ AHEAD_CALLEES = (
     ("search", "eval_at_max_ply", "P T b1"),
     ("tt", "tt_probe", "TT u8 i8"),
     ("movegen", "generate_noisy", "P T moves i8"),
+    ("movegen", "generate_quiet", "P T moves i8"),
     ("movegen", "is_legal", "P T i8 moves i8"),
     ("position", "unmake_move", "P"),
     ("tt", "tt_hit_weight", "TT i8"),

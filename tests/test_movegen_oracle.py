@@ -1,7 +1,7 @@
 """Every position reached in a perft to depth 3 from every suite position, against
-python-chess: the legal move set, the captures+promotions set, the Polyglot key, the FEN,
-which moves give check (tested without making them), and exact restoration of the arrays
-by unmake; and the incremental evaluation sums against a from-scratch recomputation."""
+python-chess: the legal move set, the captures+promotions set and the rest, the Polyglot
+key, the FEN, which moves give check (tested without making them), and exact restoration
+of the arrays by unmake; and the incremental evaluation sums against a from-scratch recomputation."""
 import chess
 import chess.polyglot
 import numpy as np
@@ -56,6 +56,10 @@ def _walk(board, oracle, depth):
     noisy_oracle = sorted(m.uci() for m in oracle.legal_moves
                           if oracle.is_capture(m) or m.promotion)
     assert noisy == noisy_oracle, oracle.fen()
+    quiet = sorted(move_to_uci(m) for m in board.quiet_moves())
+    quiet_oracle = sorted(m.uci() for m in oracle.legal_moves
+                          if not oracle.is_capture(m) and not m.promotion)
+    assert quiet == quiet_oracle, oracle.fen()
     assert board.fen() == oracle.fen(en_passant="xfen"), oracle.fen()
     assert sorted(board.checkers()) == sorted(oracle.checkers())
     snap = _snapshot(board)
