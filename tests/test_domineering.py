@@ -268,6 +268,9 @@ def test_a_split_solve_gives_the_value_of_the_whole_solve(board):
     value = D.outcome(minimax_wins(m, n, "V"), minimax_wins(m, n, "H"))
     beside = f", equal to the thesis' {value}" if (m, n) in D.THESIS_TABLE else ""
     assert f"- {m}x{n}, ab+fc+race: value {value}{beside}." in D.split_section(both)
+    if (m, n) in D.THESIS_TABLE:   # with no row of DOMI's search, Table 2.1 shows it, labelled
+        assert (f"| {m}x{n} | {value} | not run; {value} by ab+fc+race (split solve below) | yes |"
+                in D.table_section([], both))
 
 
 def test_the_split_command_stops_at_a_winning_move_and_resumes(tmp_path, capsys):

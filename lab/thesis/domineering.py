@@ -743,9 +743,12 @@ def provenance(rows):
             f"shared with other work).")
 
 
-def table_section(rows):
+def table_section(rows, split_rows=()):
     """Table 2.1 beside the solver's: results and nodes (square boards: one solve, Vertical first;
-    other boards: the sum of the two solves, as the thesis' counts are)."""
+    other boards: the sum of the two solves, as the thesis' counts are). A board DOMI's search
+    has not solved shows the value of a labelled search's split solve where one decided it
+    (its nodes stay out of the thesis' columns)."""
+    labelled = {board: (search, value) for board, search, value, _ in split_values(split_rows)}
     by = {}
     for r in rows:
         if r["experiment"] == "table" and r["search"] == "ab+fc":
@@ -759,7 +762,12 @@ def table_section(rows):
         if v is None or h is None:
             known = [format(int(r["nodes"]), ",") + " (" + r["value"] + ")" if r else ""
                      for r in (v, by.get((f"{m}x{n}", "H")))]
-            lines.append(f"| {m}x{n} | {res} | not run | | {nodes:,} | {known[0]} | {known[1]} | | | |")
+            solver, agrees = "not run", ""
+            if f"{m}x{n}" in labelled:
+                search, value = labelled[f"{m}x{n}"]
+                solver = f"not run; {value} by {search} (split solve below)"
+                agrees = "yes" if value == res else "**no**"
+            lines.append(f"| {m}x{n} | {res} | {solver} | {agrees} | {nodes:,} | {known[0]} | {known[1]} | | | |")
             continue
         ours = outcome(v["value"] == "win", h["value"] == "win")
         total = int(v["nodes"]) + (int(h["nodes"]) if m != n else 0)
@@ -1035,9 +1043,10 @@ def write_report(page=PAGE):
             if r["experiment"] == "schemes" and r["scheme"] == "TwoBig1"
             and float(r["positions_k"]) == 2048 and r["key_seed"] == "1"
             and r["depth_measure"] == "height" and r["sym"] == "1"]
-    sections = {"table21": table_section(table + same), "ab": variant_section(table, "ab"),
+    split = _rows(SPLIT_CSV)
+    sections = {"table21": table_section(table + same, split), "ab": variant_section(table, "ab"),
                 "race": variant_section(table + same, "ab+fc+race"),
-                "split": split_section(_rows(SPLIT_CSV))}
+                "split": split_section(split)}
     for board in boards:
         sections[f"grid-{board}"] = grid_section(grid, board)
         png = f"domineering_{board}.png"
