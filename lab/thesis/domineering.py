@@ -739,8 +739,8 @@ def provenance(rows):
     commits = sorted({r["commit"] for r in rows})
     rate = sum(int(r["nodes"]) for r in rows) / max(sum(float(r["seconds"]) for r in rows), 1e-9)
     return (f"Rows dated {dates[0]} to {dates[-1]} UTC, commit {', '.join(commits)}; "
-            f"{rate / 1e6:.2f}M nodes/s over these rows (one process under `nice`, 2 cores "
-            f"shared with other work).")
+            f"{rate / 1e6:.2f}M nodes/s over these rows (each cell one process under `nice` on "
+            f"a 2-core machine running other processes too).")
 
 
 def table_section(rows, split_rows=()):
