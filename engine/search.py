@@ -815,7 +815,8 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                     pending = PENDING_NONE
                     if end == start:
                         return DRAW   # no move, and not in check
-                end = _drop_move(S.moves, i, end, first)
+                if first != 0:
+                    end = _drop_move(S.moves, i, end, first)
                 score_moves(P, T, S, S.moves, S.scores, i, end, pv_move, tt_move, ply, side,
                             not paper)
                 continue
