@@ -86,6 +86,32 @@ def threat_sets(P, T, them):
     return by_pawn, by_minor, by_rook
 
 
+@jit_inline
+def noisy_order(P, move):
+    """The ordering score of a capture (MVV-LVA, then the promotion piece) or of a
+    promotion that takes nothing."""
+    flag = move_flag(move)
+    if is_capture(P, move):
+        promotion = promotion_type(flag) if flag >= FLAG_PROMO_KNIGHT else 0
+        return ORDER_CAPTURE + capture_score(P, move) * 8 + promotion
+    return ORDER_PROMOTION + flag
+
+
+@jit_inline
+def score_noisy(P, moves, scores, start, end, pv_move, tt_move):
+    """score_moves for a list of captures and promotions only (what generate_noisy
+    gives): the same scores, inlined where a call of score_moves, with the search state's
+    every array, would cost more than the scoring."""
+    for i in range(start, end):
+        move = moves[i]
+        if move == pv_move:
+            scores[i] = ORDER_PV
+        elif move == tt_move:
+            scores[i] = ORDER_TT
+        else:
+            scores[i] = noisy_order(P, move)
+
+
 @jit
 def score_moves(P, T, S, moves, scores, start, end, pv_move, tt_move, ply, side, play_ordering):
     """Ordering scores. With `play_ordering` (the PLAY profile's full-width nodes) the
@@ -107,11 +133,8 @@ def score_moves(P, T, S, moves, scores, start, end, pv_move, tt_move, ply, side,
             scores[i] = ORDER_PV
         elif move == tt_move:
             scores[i] = ORDER_TT
-        elif is_capture(P, move):
-            promotion = promotion_type(flag) if flag >= FLAG_PROMO_KNIGHT else 0
-            scores[i] = ORDER_CAPTURE + capture_score(P, move) * 8 + promotion
-        elif flag >= FLAG_PROMO_KNIGHT:
-            scores[i] = ORDER_PROMOTION + flag
+        elif is_capture(P, move) or flag >= FLAG_PROMO_KNIGHT:
+            scores[i] = noisy_order(P, move)
         elif play_ordering and move == S.stack[ply, STACK_KILLER_1]:
             scores[i] = ORDER_KILLER + 1
         elif play_ordering and move == S.stack[ply, STACK_KILLER_2]:

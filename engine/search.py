@@ -61,7 +61,8 @@ from engine.nnue import network_eval, new_accumulators
 from engine.movegen import generate_all, generate_noisy, generate_quiet, is_legal
 from engine.movepick import (
     CONTINUATION_NONE, ORDER_KILLER, ORDER_TT, capture_gain, continuation_index, history_bonus,
-    is_capture, pick_next, reward_quiet, score_moves, see_at_least, update_quiet_histories,
+    is_capture, pick_next, reward_quiet, score_moves, score_noisy, see_at_least,
+    update_quiet_histories,
 )
 from engine.position import (
     META_PLY, check_info, current_key, gives_check_with, in_check, make_move, make_null,
@@ -471,10 +472,15 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
             alpha = stand_pat
         best = stand_pat
         end = generate_noisy(P, T, S.moves, start)
+        if end == start:
+            return best   # quiet: the stand-pat stands (saves the calls below)
     side = side_to_move(P)
     prune_losing = not checked and not paper
     delta_base = best + DELTA_MARGIN
-    score_moves(P, T, S, S.moves, S.scores, start, end, 0, tt_move, ply, side, False)
+    if checked:
+        score_moves(P, T, S, S.moves, S.scores, start, end, 0, tt_move, ply, side, False)
+    else:
+        score_noisy(P, S.moves, S.scores, start, end, 0, tt_move)
     for i in range(start, end):
         move = pick_next(S.moves, S.scores, i, end)
         if prune_losing and not move_is_promotion(move):
@@ -817,8 +823,12 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                         return DRAW   # no move, and not in check
                 if first != 0:
                     end = _drop_move(S.moves, i, end, first)
-                score_moves(P, T, S, S.moves, S.scores, i, end, pv_move, tt_move, ply, side,
-                            not paper)
+                if end > i:
+                    if pending == PENDING_QUIET:   # the captures and promotions just made
+                        score_noisy(P, S.moves, S.scores, i, end, pv_move, tt_move)
+                    else:
+                        score_moves(P, T, S, S.moves, S.scores, i, end, pv_move, tt_move, ply,
+                                    side, not paper)
                 continue
         cur = i
         i += 1
@@ -872,8 +882,14 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
             child_alpha, child_beta, child_pv, child_cut = alpha, alpha + 1, NO, YES
             last_try = False
         while True:
-            score = -search(P, T, tt, S, child_depth - reduction, -child_beta, -child_alpha,
-                            ply + 1, child_pv, YES, child_cut)
+            if child_depth - reduction <= 0:
+                # A horizon leaf: quiescence called from here saves a call of this kernel
+                # (the search's every array passed again) for each of them.
+                S.stack[ply + 1, STACK_PV_LEN] = ply + 1
+                score = -_horizon(P, T, tt, S, -child_beta, -child_alpha, ply + 1)
+            else:
+                score = -search(P, T, tt, S, child_depth - reduction, -child_beta, -child_alpha,
+                                ply + 1, child_pv, YES, child_cut)
             if last_try:
                 break
             if reduction > 0 and score > alpha:
