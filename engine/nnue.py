@@ -165,6 +165,37 @@ def _step_from(st, nn, source, acc, row):
 
 
 @jit_inline
+def _replay_fused(st, nn, acc, row):
+    """_replay, with a plain move or capture done in one pass over each view (in place,
+    where _step_from writes another ply's accumulator)."""
+    move = st[row, ST_MOVE]
+    flag = move_flag(move)
+    if (move == NO_MOVE or flag == FLAG_CASTLE or flag == FLAG_EN_PASSANT
+            or flag >= FLAG_PROMO_KNIGHT):
+        _replay(st, nn, acc, row)
+        return
+    piece = st[row, ST_MOVED]
+    captured = st[row, ST_CAPTURED]
+    frm = move_from(move)
+    to = move_to(move)
+    for view in range(2):
+        start = view * NN_HIDDEN
+        dst = acc[start:start + NN_HIDDEN]
+        away = _row_of(view, piece, frm)
+        to_row = _row_of(view, piece, to)
+        w_away = nn[away:away + NN_HIDDEN]
+        w_to = nn[to_row:to_row + NN_HIDDEN]
+        if captured == EMPTY:
+            for j in range(NN_HIDDEN):
+                dst[j] += w_to[j] - w_away[j]
+        else:
+            taken = _row_of(view, captured, to)
+            w_taken = nn[taken:taken + NN_HIDDEN]
+            for j in range(NN_HIDDEN):
+                dst[j] += w_to[j] - w_away[j] - w_taken[j]
+
+
+@jit_inline
 def _output(nn, own, other):
     # Weight slices indexed from 0, as in _add_rows, so that the loops vectorize; the sum is
     # kept in int32 by hand (numba widens int32 + int32 to int64), which lets LLVM pair the
@@ -197,7 +228,7 @@ def network_eval(P, T, accs, stack, ply):
         if back <= ply and back <= NN_MAX_REPLAY and back <= row:
             _step_from(P.st, T.nn, accs[ply - back], acc, row - (back - 1))
             for k in range(back - 2, -1, -1):
-                _replay(P.st, T.nn, acc, row - k)
+                _replay_fused(P.st, T.nn, acc, row - k)
         else:
             _refresh(P, T, acc)
         stack[ply, STACK_NN_KEY] = key

@@ -78,7 +78,7 @@ from engine.tt_research import (
 )
 from engine.types import (
     BISHOP, BLACK, DRAW, INFINITE, KNIGHT, MATE, MATE_BOUND,
-    MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, STACK_EVAL, STACK_KILLER_1,
+    MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_NULL_DIST, STACK_EVAL, STACK_KILLER_1,
     STACK_EXCLUDED, STACK_KILLER_2, STACK_LEN, STACK_MOVED, STACK_PREV_PV, STACK_PV_LEN, U0, WHITE,
 )
 
@@ -245,11 +245,13 @@ def is_draw(P, T, moves, ply, paper):
             return True
         start = ply * MAX_MOVES
         return generate_all(P, T, moves, start) > start
-    if paper:
-        if repetitions(P) >= 1:   # the thesis' runs: any earlier occurrence (kept frozen)
+    # A position can repeat only after four reversible half-moves (no null move between).
+    if min(P.st[row, ST_HALFMOVE], P.st[row, ST_NULL_DIST]) >= 4:
+        if paper:
+            if repetitions(P) >= 1:   # the thesis' runs: any earlier occurrence (kept frozen)
+                return True
+        elif repeats_as_draw(P, row - ply):
             return True
-    elif repeats_as_draw(P, row - ply):
-        return True
     return insufficient_material(P)
 
 
