@@ -130,36 +130,45 @@ def _replay(st, nn, acc, row):
 
 
 @jit_inline
+def _plain_move(st, row):
+    """(plain, piece, captured, from, to) of the move of state row `row`: plain when it is
+    neither a null move, castling, en passant nor a promotion (one piece leaves a square for
+    another, maybe taking the piece there)."""
+    move = st[row, ST_MOVE]
+    flag = move_flag(move)
+    plain = not (move == NO_MOVE or flag == FLAG_CASTLE or flag == FLAG_EN_PASSANT
+                 or flag >= FLAG_PROMO_KNIGHT)
+    return plain, st[row, ST_MOVED], st[row, ST_CAPTURED], move_from(move), move_to(move)
+
+
+@jit_inline
+def _weights(nn, view, piece, sq):
+    """One view's first-layer row of a piece on sq, as a slice indexed from 0 (see _add_rows)."""
+    row = _row_of(view, piece, sq)
+    return nn[row:row + NN_HIDDEN]
+
+
+@jit_inline
 def _step_from(st, nn, source, acc, row):
     """acc = source brought across the move of state row `row`. A plain move or capture is
     done in one pass over each view (copy, take away, add fused); a null move, castling,
     en passant and promotions are copied, then replayed."""
-    move = st[row, ST_MOVE]
-    flag = move_flag(move)
-    if (move == NO_MOVE or flag == FLAG_CASTLE or flag == FLAG_EN_PASSANT
-            or flag >= FLAG_PROMO_KNIGHT):
+    plain, piece, captured, frm, to = _plain_move(st, row)
+    if not plain:
         for j in range(2 * NN_HIDDEN):
             acc[j] = source[j]
         _replay(st, nn, acc, row)
         return
-    piece = st[row, ST_MOVED]
-    captured = st[row, ST_CAPTURED]
-    frm = move_from(move)
-    to = move_to(move)
     for view in range(2):
-        start = view * NN_HIDDEN
-        src = source[start:start + NN_HIDDEN]
-        dst = acc[start:start + NN_HIDDEN]
-        away = _row_of(view, piece, frm)
-        to_row = _row_of(view, piece, to)
-        w_away = nn[away:away + NN_HIDDEN]
-        w_to = nn[to_row:to_row + NN_HIDDEN]
+        src = source[view * NN_HIDDEN:(view + 1) * NN_HIDDEN]
+        dst = acc[view * NN_HIDDEN:(view + 1) * NN_HIDDEN]
+        w_away = _weights(nn, view, piece, frm)
+        w_to = _weights(nn, view, piece, to)
         if captured == EMPTY:
             for j in range(NN_HIDDEN):
                 dst[j] = src[j] - w_away[j] + w_to[j]
         else:
-            taken = _row_of(view, captured, to)
-            w_taken = nn[taken:taken + NN_HIDDEN]
+            w_taken = _weights(nn, view, captured, to)
             for j in range(NN_HIDDEN):
                 dst[j] = src[j] - w_away[j] - w_taken[j] + w_to[j]
 
@@ -168,31 +177,21 @@ def _step_from(st, nn, source, acc, row):
 def _replay_fused(st, nn, acc, row):
     """_replay, with a plain move or capture done in one pass over each view (in place,
     where _step_from writes another ply's accumulator)."""
-    move = st[row, ST_MOVE]
-    flag = move_flag(move)
-    if (move == NO_MOVE or flag == FLAG_CASTLE or flag == FLAG_EN_PASSANT
-            or flag >= FLAG_PROMO_KNIGHT):
+    plain, piece, captured, frm, to = _plain_move(st, row)
+    if not plain:
         _replay(st, nn, acc, row)
         return
-    piece = st[row, ST_MOVED]
-    captured = st[row, ST_CAPTURED]
-    frm = move_from(move)
-    to = move_to(move)
     for view in range(2):
-        start = view * NN_HIDDEN
-        dst = acc[start:start + NN_HIDDEN]
-        away = _row_of(view, piece, frm)
-        to_row = _row_of(view, piece, to)
-        w_away = nn[away:away + NN_HIDDEN]
-        w_to = nn[to_row:to_row + NN_HIDDEN]
+        dst = acc[view * NN_HIDDEN:(view + 1) * NN_HIDDEN]
+        w_gain = _weights(nn, view, piece, to)
+        w_loss = _weights(nn, view, piece, frm)
         if captured == EMPTY:
             for j in range(NN_HIDDEN):
-                dst[j] += w_to[j] - w_away[j]
+                dst[j] += w_gain[j] - w_loss[j]
         else:
-            taken = _row_of(view, captured, to)
-            w_taken = nn[taken:taken + NN_HIDDEN]
+            w_lost = _weights(nn, view, captured, to)
             for j in range(NN_HIDDEN):
-                dst[j] += w_to[j] - w_away[j] - w_taken[j]
+                dst[j] += w_gain[j] - w_loss[j] - w_lost[j]
 
 
 @jit_inline
