@@ -17,7 +17,7 @@ where a set has enough of them, lab.statistics.game_blocks) where time stamping 
 """
 import math
 import os
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Callable, List, NamedTuple, Optional, Sequence
 
@@ -61,8 +61,15 @@ class Grid:
                                int(bits), str(seed), int(depth), int(pv_plies)))
 
     def depths(self, experiment, test_set, stamping=None) -> List[int]:
-        return sorted({k[8] for k in self._rows if k[0] == experiment and k[1] == test_set
-                       and (stamping is None or k[4] == stamping)})
+        """The depths the experiment ran on the test set. A deepest depth with fewer cells
+        than the depth before it is a grid still running there (it resumes from the CSV):
+        it is left out until complete, so that no claim reads a part of it."""
+        cells = Counter(k[8] for k in self._rows if k[0] == experiment and k[1] == test_set
+                        and (stamping is None or k[4] == stamping))
+        found = sorted(cells)
+        while len(found) > 1 and cells[found[-1]] < cells[found[-2]]:
+            found.pop()
+        return found
 
     def sizes(self, experiment, test_set, depth, stamping=None) -> List[int]:
         return sorted({k[3] for k in self._rows if k[0] == experiment and k[1] == test_set
