@@ -292,11 +292,11 @@ def test_every_claim_states_its_rule():
         assert "'yes'" in claim.why, claim.claim
 
 
-def test_a_deepest_depth_still_running_is_left_out_of_the_claims():
-    """A grid resumed over several runs leaves a deepest depth with some cells only: the
-    claims keep to the deepest complete depth until the rest are in the CSV."""
+def test_an_incomplete_deepest_depth_is_left_out_of_the_claims():
+    """A deepest depth with only some of its cells in the CSV: the claims keep to the
+    deepest complete depth until the rest are there."""
     complete = _grid(THESIS_LIKE, depth=7)
-    running = [r for r in _grid(THESIS_LIKE, depth=8) if r["scheme"] in ("NEW", "OLD")]
-    grid = P.Grid(complete + running)
+    partial = [r for r in _grid(THESIS_LIKE, depth=8) if r["scheme"] in ("NEW", "OLD")]
+    grid = P.Grid(complete + partial)
     assert grid.depths("schemes", "middle") == [7]
     assert P.Grid(complete + _grid(THESIS_LIKE, depth=8)).depths("schemes", "middle") == [7, 8]

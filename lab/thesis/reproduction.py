@@ -62,8 +62,8 @@ class Grid:
 
     def depths(self, experiment, test_set, stamping=None) -> List[int]:
         """The depths the experiment ran on the test set. A deepest depth with fewer cells
-        than the depth before it is a grid still running there (it resumes from the CSV):
-        it is left out until complete, so that no claim reads a part of it."""
+        than the depth before it is incomplete: it is left out until all its cells are in
+        the CSV, so that no claim reads a part of it."""
         cells = Counter(k[8] for k in self._rows if k[0] == experiment and k[1] == test_set
                         and (stamping is None or k[4] == stamping))
         found = sorted(cells)
