@@ -349,13 +349,16 @@ def _options(pairs):
               help="An engine whose last MOVECOUNT moves each scored SCORE cp or more against "
                    "itself loses (cutechess-cli's -resign); e.g. 4 700.")
 @click.option("--sprt", is_flag=True, help="Stop as soon as the SPRT accepts a hypothesis.")
+@click.option("--prior", type=int, nargs=3, default=None, metavar="WINS DRAWS LOSSES",
+              help="Start the tally (and the SPRT) from these results of engine 1: with "
+                   "--skip-openings, continues a stopped match as one test.")
 @click.option("--elo0", default=0.0, show_default=True)
 @click.option("--elo1", default=10.0, show_default=True)
 @click.option("--alpha", default=0.05, show_default=True)
 @click.option("--beta", default=0.05, show_default=True)
 def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2, games, tc, nodes, depth,
          move_timeout, book, seed, skip_openings, concurrency, pgn_path, stall_margin, max_plies,
-         results_path, draw_adjudication, resign_adjudication, sprt, elo0, elo1, alpha, beta):
+         results_path, draw_adjudication, resign_adjudication, sprt, prior, elo0, elo1, alpha, beta):
     from tqdm import tqdm
     # xboard engines chat (Phalanx: "you play both", ...); python-chess logs each such line.
     logging.getLogger("chess.engine").setLevel(logging.ERROR)
@@ -371,7 +374,7 @@ def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2,
     names = (name1 or Path(shlex.split(engine1)[0]).name, name2 or Path(shlex.split(engine2)[0]).name)
     if names[0] == names[1]:
         names = (names[0] + "-1", names[1] + "-2")
-    tally = Tally()
+    tally = Tally(*prior) if prior else Tally()
     lock = threading.Lock()
     lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
     stop = threading.Event()
@@ -420,6 +423,8 @@ def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2,
                 if llr <= lower or llr >= upper:
                     stop.set()
 
+    if sprt and not lower < sprt_llr(tally.wins, tally.draws, tally.losses, elo0, elo1) < upper:
+        stop.set()   # the prior results already decide the test: play nothing more
     jobs = [(opening, colour) for opening in openings for colour in (0, 1)]
     started = time.perf_counter()
     with tqdm(total=len(jobs), unit="game") as bar:

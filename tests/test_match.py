@@ -90,6 +90,17 @@ def test_untimed_control_needs_a_move_limit(match):
     assert result.exit_code != 0 and "--nodes or --depth" in result.output
 
 
+def test_a_resumed_sprt_starts_from_the_prior_results(match):
+    """--prior continues a stopped test: a tally that already accepts H1 plays no game (the
+    engine commands are never started) and reports the prior results as the test's."""
+    result = CliRunner().invoke(match.main, [
+        "--engine1", "no-such-engine-1", "--engine2", "no-such-engine-2", "--games", "4",
+        "--sprt", "--prior", "300", "100", "100"])
+    assert result.exit_code == 0, result.output
+    assert "W/D/L: 300/100/100" in result.output
+    assert "H1 accepted" in result.output
+
+
 def _adjudicate(match, rules, scores, start_ply=80):
     """Feed `scores` (white's move first, centipawns from the mover's view, None for no
     score) to an Adjudicator on a board `start_ply` plies into a game; return the verdict
