@@ -1,5 +1,6 @@
-"""lab/profiling/bench_call_cost.py (the call micro-benchmark) and
-lab/profiling/bench_checkouts.py (A/B speed of checkouts): what they count and print, not
+"""lab/profiling/bench_call_cost.py (the call micro-benchmark),
+lab/profiling/bench_checkouts.py (A/B speed of checkouts) and
+lab/profiling/bench_table_memory.py (speed by table size): what they count and print, not
 how fast anything is."""
 from pathlib import Path
 
@@ -64,3 +65,13 @@ def test_a_checkout_is_measured_in_its_own_process(checkouts):
     nodes, speed = checkouts.measure(ROOT, 2)
     assert nodes > 0 and speed > 0
     assert checkouts.measure(ROOT, 2)[0] == nodes   # the same tree each time
+
+
+def test_table_memory_prints_a_speed_per_size_and_round():
+    from lab.profiling import bench_table_memory
+    result = CliRunner().invoke(bench_table_memory.main,
+                                ["--depth", "5", "--sizes", "1,2", "--rounds", "2"])
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if line.startswith("| ") and "MB" not in line]
+    assert [row.split("|")[1].strip() for row in rows] == ["1", "2"]
+    assert all(float(cell.replace(",", "")) > 0 for row in rows for cell in row.split("|")[2:4])
