@@ -193,21 +193,44 @@ class Searcher:
         self._timer_lock = threading.Lock()
         self._fail_high_move = 0
         self._board = None            # the root of the search running (lines are checked on it)
+        # A stop that arrives before the first iteration is complete is held back until it
+        # is (a millisecond or so): `bestmove` is then always a searched move, never the
+        # first of an unsearched list.
+        self._stop_requested = False
+        self._first_iteration_pending = False
 
     # -- control from other threads ------------------------------------------------------
     # The stop flag lives in one place, ctrl[K_STOP], which every node reads. `run` clears
     # it unless told to keep it: the facade clears it when `go` arrives, so a `stop` sent
-    # before the search thread has started still stops that search.
+    # before the search thread has started still stops that search (after its first
+    # iteration). Each side writes its flag before it reads the other's, so whichever
+    # order the two threads run in, a held stop is applied.
     def stop(self) -> None:
-        self.S.ctrl[K_STOP] = 1
+        self._stop_requested = True
+        if not self._first_iteration_pending:
+            self.S.ctrl[K_STOP] = 1
         self.helpers.stop()
 
     def clear_stop(self) -> None:
+        self._stop_requested = False
         self.S.ctrl[K_STOP] = 0
 
     @property
     def stopped(self) -> bool:
-        return bool(self.S.ctrl[K_STOP])
+        return self._stop_requested or bool(self.S.ctrl[K_STOP])
+
+    def _hold_stops(self) -> None:
+        """From here until the first iteration is complete, a stop waits; one already given
+        (kept from before the search) waits too."""
+        self._first_iteration_pending = True
+        if self.S.ctrl[K_STOP]:
+            self._stop_requested = True
+            self.S.ctrl[K_STOP] = 0
+
+    def _release_stops(self) -> None:
+        self._first_iteration_pending = False
+        if self._stop_requested:
+            self.S.ctrl[K_STOP] = 1
 
     def ponderhit(self, limits: Limits) -> None:
         """The pondered move was played: from now on the search of `limits` runs on the
@@ -264,13 +287,14 @@ class Searcher:
             on_iteration: Callable[[Iteration], None] = None,
             new_generation: bool = True, keep_stop: bool = False) -> Result:
         """Search `board` (an engine.board.Board; it is restored on return). keep_stop: a
-        `stop` given since `clear_stop()` ends this search at once."""
+        `stop` given since `clear_stop()` ends this search after its first iteration."""
         threaded = self._prepare(board, tt, limits, new_generation, keep_stop)
         result = Result()
         order = self._initial_order(board, limits.searchmoves)
         if len(order) == 0:
             return result
         result.best_move = int(order[0])
+        self._hold_stops()
         start = self._start_clock(limits)
         lines = max(1, min(limits.multipv, len(order)))
         prev_lines = [[] for _ in range(lines)]
@@ -286,7 +310,9 @@ class Searcher:
                     board, tt, depth, order, prev_lines, scores, on_iteration, result)
                 stretch = self._adopt(found, depth, prev_lines, scores, stretch, tt,
                                       on_iteration, result)
-                if not completed:
+                if depth == 1:
+                    self._release_stops()
+                if not completed or self.S.ctrl[K_STOP]:
                     break
                 order = self._next_order(order, [pv[0] for _, pv in found], node_counts)
                 now = time.perf_counter()
@@ -295,6 +321,7 @@ class Searcher:
                     break
                 stretch = max(1.0, stretch * STRETCH_DECAY)
         finally:
+            self._release_stops()
             # Every helper is told to stop (each returns within a node); they are joined
             # at the start of the next search, so `bestmove` does not wait for threads
             # that a busy machine has not scheduled yet.

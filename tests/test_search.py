@@ -155,15 +155,19 @@ def test_stop_flag_ends_the_search():
     assert board.fen() == Board(BENCH_FENS[1]).fen()   # the board is restored
 
 
-def test_a_stop_given_before_the_search_starts_ends_it():
+def test_a_stop_given_before_the_search_starts_ends_it_after_the_first_iteration():
     """The facade clears the stop flag when `go` arrives and the search thread keeps a
-    stop sent before it started; a plain run clears an old stop (a node limit leaves one)."""
+    stop sent before it started; it takes effect once the first iteration is complete, so
+    the move is the one a depth-1 search finds. A plain run clears an old stop (a node
+    limit leaves one)."""
     searcher = Searcher()
     board = Board(BENCH_FENS[1])
     searcher.clear_stop()
     searcher.stop()
     result = searcher.run(board, new_table(mb=4), Limits(infinite=True), keep_stop=True)
-    assert result.best_move in board.legal_moves() and result.depth == 0
+    assert result.depth == 1
+    assert result.best_move == Searcher().run(board, new_table(mb=4), Limits(depth=1)).best_move
+    assert searcher.stopped
     searcher.run(board, new_table(mb=4), Limits(nodes=100))
     assert searcher.stopped                       # the node limit stopped it...
     assert searcher.run(board, new_table(mb=4), Limits(depth=3)).depth == 3   # ...not this one

@@ -227,6 +227,7 @@ def test_random_garbage_then_normal_search(pipe):
 
 
 LEGAL_AT_START = {m.uci() for m in chess.Board().legal_moves}
+AFTER_E4_E5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
 
 
 @pytest.mark.parametrize("line", [
@@ -282,6 +283,16 @@ def test_stop_ends_an_infinite_search(pipe):
     time.sleep(0.5)
     lines = pipe.ask("stop", "bestmove", timeout=60)
     assert lines[-1].split()[1] in LEGAL_AT_START
+
+
+def test_a_stop_right_after_go_still_completes_the_first_iteration(pipe):
+    """go and stop in one burst: bestmove comes from a searched iteration (its info line
+    comes first), not from the unsearched move list."""
+    pipe.send("position startpos moves e2e4 e7e5")
+    pipe.send("go infinite")
+    lines = pipe.ask("stop", "bestmove", timeout=60)
+    assert any(l.startswith("info depth 1 ") for l in lines), lines
+    assert lines[-1].split()[1] in {m.uci() for m in chess.Board(AFTER_E4_E5).legal_moves}
 
 
 @pytest.mark.parametrize("mode", ["infinite", "ponder"])
