@@ -214,13 +214,19 @@ class UciLoop:
         return self._engine
 
     def send(self, line: str) -> None:
+        self.send_block([line])
+
+    def send_block(self, lines) -> None:
+        """Write `lines` in one piece: a search's info line never lands inside a board
+        display or an evaluation table."""
         with self._out_lock:
             try:
-                self.out.write(line + "\n")
+                self.out.write("".join(line + "\n" for line in lines))
                 self.out.flush()
             except (BrokenPipeError, ValueError, OSError):
                 pass
-            self._log(">> " + line)
+            for line in lines:
+                self._log(">> " + line)
 
     def info(self, text: str) -> None:
         self.send("info string " + text)
@@ -400,12 +406,10 @@ class UciLoop:
         self.engine.ponderhit()
 
     def cmd_d(self, args):
-        for line in display_lines(self.engine.display()):
-            self.send(line)
+        self.send_block(display_lines(self.engine.display()))
 
     def cmd_eval(self, args):
-        for line in eval_lines(self.engine.evaluation()):
-            self.send(line)
+        self.send_block(eval_lines(self.engine.evaluation()))
 
     def cmd_bench(self, args):
         if self.engine.searching:

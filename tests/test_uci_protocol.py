@@ -435,6 +435,31 @@ def test_debug_on_sends_tracebacks_to_stderr_only():
     assert err.getvalue() == before
 
 
+def test_board_display_and_evaluation_are_written_in_one_piece():
+    """A search thread writes its info lines while `d` or `eval` prints: each multi-line
+    answer is one write, so no info line lands inside it."""
+    import io
+    from engine.uci import UciLoop
+
+    class Writes(io.StringIO):
+        def __init__(self):
+            super().__init__()
+            self.calls = []
+
+        def write(self, text):
+            self.calls.append(text)
+            return super().write(text)
+
+    out = Writes()
+    loop = UciLoop(out=out, err=io.StringIO())
+    loop.engine   # loaded: what follows writes only the answers
+    for command, last in (("d", "Checkers"), ("eval", "")):
+        out.calls.clear()
+        loop.handle(command)
+        assert len(out.calls) == 1, command
+        assert out.calls[0].count("\n") > 10 and last in out.calls[0]
+
+
 @pytest.mark.parametrize("book", ["missing", "not a book", "directory"])
 def test_a_bad_book_file_is_reported_and_the_engine_searches(pipe, tmp_path, book):
     path = {"missing": tmp_path / "no" / "such.bin", "directory": tmp_path,
