@@ -24,7 +24,7 @@ from engine.eval import TERM_NAMES, reference_eval_white, material_pst_white, sc
 from engine.nnue import network_eval_fresh
 from engine import strength
 from engine.options import OPTIONS
-from engine.timeman import LagTracker
+from engine.timeman import REPAIRED_GO_MOVETIME_MS, LagTracker
 from engine.codec import PIECE_TYPES, piece_of
 from engine.types import BLACK, EMPTY, ST_EG, ST_MG, ST_PHASE, WHITE
 from engine.warmup import finish_ahead, start_ahead
@@ -198,6 +198,11 @@ class Engine:
                     self.listener.note(f"searchmoves: {text!r} is not legal here, ignored")
             limits.searchmoves = moves or None
         white = board.turn == WHITE
+        if ((not limits.infinite or limits.ponder) and limits.clock.lacks_side_to_move(white)
+                and limits.depth is None and limits.nodes is None and limits.mate is None):
+            limits.clock.movetime = REPAIRED_GO_MOVETIME_MS
+            self.listener.note(f"go: no time given for {'white' if white else 'black'}, the side "
+                               f"to move; searching {REPAIRED_GO_MOVETIME_MS} ms")
         clock_ms = limits.clock.wtime if white else limits.clock.btime
         inc_ms = limits.clock.winc if white else limits.clock.binc
         plies = len(self._position[1])

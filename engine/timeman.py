@@ -28,6 +28,7 @@ INC_RESERVE = 10           # ...once the clock holds this many increments beyond
                            # below that the share shrinks in proportion, so that a move's
                            # fixed cost (the pipe, a descheduled process) is paid from the
                            # increment and the reserve does not drain to nothing
+REPAIRED_GO_MOVETIME_MS = 1000   # a go left with nothing to end its search searches this long
 MOVETIME_MARGIN_MS = 10    # `go movetime N` keeps this much back for the pipe...
 MOVETIME_MARGIN_SHARE = 0.05   # ...plus this share of N, at most `Move Overhead` in all: the
                            # whole overhead taken from a short fixed time left a 100 ms
@@ -65,6 +66,14 @@ class Clock:
     binc: Optional[int] = None
     movestogo: Optional[int] = None
     movetime: Optional[int] = None
+
+    def lacks_side_to_move(self, white: bool) -> bool:
+        """A clock was given, but neither the side to move's time nor a time per move: the
+        GUI waits for a move, and nothing would end the search (`go btime 500` with white
+        to move)."""
+        given = any(value is not None
+                    for value in (self.wtime, self.btime, self.winc, self.binc, self.movestogo))
+        return given and (self.wtime if white else self.btime) is None and self.movetime is None
 
     def budgets(self, white: bool, overhead_ms: int) -> Tuple[Optional[float], Optional[float]]:
         """(soft, hard) seconds for the side to move (white or not)."""

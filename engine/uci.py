@@ -13,6 +13,7 @@ import traceback
 
 from engine import __version__ as VERSION
 from engine.options import OPTIONS, OPTIONS_BY_KEY
+from engine.timeman import REPAIRED_GO_MOVETIME_MS
 
 ENGINE_NAME = "TwoBig"
 ENGINE_AUTHOR = "the TwoBig developers"
@@ -22,7 +23,6 @@ GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "dep
 GO_FLAGS = ("infinite", "ponder")
 GO_TOKENS = GO_INT_PARAMS + GO_FLAGS + ("searchmoves",)
 MAX_GO_NOTES = 8                 # info strings for one go line, at most
-REPAIRED_GO_MOVETIME_MS = 1000   # a repaired go with no limit left searches this long
 GO_LIMITS = ("wtime", "btime", "movetime", "depth", "nodes", "mate", "infinite", "ponder")
 
 

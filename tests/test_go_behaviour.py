@@ -16,7 +16,7 @@ from engine.driver import (BEST_MOVE_CHANGE_STRETCH, SCORE_DROP_STRETCH, Limits,
                            Searcher)
 from engine.facade import Engine, Listener
 from engine.search import STACK_PV_LEN
-from engine.timeman import Clock, budgets
+from engine.timeman import REPAIRED_GO_MOVETIME_MS, Clock, budgets
 from engine.tt import new_table
 from engine.types import MATE
 from engine.uci import parse_go
@@ -90,6 +90,37 @@ def test_clock_budgets_read_the_right_side():
     clock = Clock(wtime=1_000, btime=600_000, winc=0, binc=0)
     assert clock.budgets(True, 100) == pytest.approx((SMALL_SOFT, SMALL_HARD))
     assert clock.budgets(False, 100) == pytest.approx((BIG_SOFT, BIG_HARD))
+
+
+@pytest.mark.parametrize("moves,go_line", [
+    ([], "go btime 500"),                      # white to move, only black's clock
+    (["e2e4"], "go wtime 500 winc 100"),        # black to move, only white's
+    ([], "go winc 100 binc 100"),               # increments, no clock
+    ([], "go movestogo 10"),
+])
+def test_a_clock_without_the_side_to_moves_time_searches_a_second(moves, go_line):
+    """The GUI waits for a move, and nothing else would end the search: it searches the
+    repaired go's second, and says why."""
+    limits = _limits_seen(None, moves, go_line)
+    assert limits.hard_time is not None and limits.hard_time <= REPAIRED_GO_MOVETIME_MS / 1000
+    assert not limits.infinite
+
+
+@pytest.mark.parametrize("go_line", ["go", "go infinite btime 500", "go btime 500 depth 3",
+                                     "go btime 500 nodes 1000", "go wtime 500"])
+def test_a_go_with_its_own_end_is_left_as_it_is(go_line):
+    limits = _limits_seen(None, [], go_line)
+    assert limits.clock.movetime is None
+
+
+def test_the_missing_clock_is_named_in_an_info_string():
+    listener = Recorder()
+    engine = Engine(listener=listener)
+    engine.set_position(None, [])
+    engine.go(parse_go(["btime", "500"])[0])
+    assert listener.done.wait(HANG_GUARD)
+    assert any("no time given for white" in note for note in listener.notes), listener.notes
+    assert listener.best and listener.best[0][0] is not None
 
 
 # -- movestogo --------------------------------------------------------------------------------
