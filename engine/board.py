@@ -234,7 +234,10 @@ class Board:
     def parse_uci(self, text: str) -> int:
         """The legal move written `text`, castling in either form (e1g1 or king-takes-rook
         e1h1; where a Chess960 king's plain step reads like castling, the step); raise
-        ValueError if it is not legal here."""
+        ValueError if it is not legal here. A promotion piece may come in upper case, as
+        Arena sends it (e7e8Q)."""
+        if len(text) == 5:
+            text = text[:4] + text[4].lower()
         rooks = self.castling_rooks()
         for move in self.legal_moves():
             if move_to_uci(move) == text or move_to_uci(move, rooks) == text:

@@ -83,3 +83,10 @@ def _replayed(moves):
     for text in moves:
         board.push_uci(text)
     return board.fen()
+
+
+def test_a_promotion_piece_in_upper_case_is_read_as_arena_sends_it(pipe):
+    pipe.send("position fen 8/4P3/8/8/8/8/k7/7K w - - 0 1 moves e7e8Q")
+    assert pipe.display()["Fen"] == "4Q3/8/8/8/8/8/k7/7K b - - 0 1"
+    pipe.send("position fen 8/4P3/8/8/8/8/k7/7K w - - 0 1 moves e7e8N")
+    assert pipe.display()["Fen"] == "4N3/8/8/8/8/8/k7/7K b - - 0 1"
