@@ -214,9 +214,10 @@ def test_paired_bootstrap():
         S.paired_bootstrap(base, base[:-1])
 
 
-def _row(scheme, nodes, experiment="schemes", seed=""):
+def _row(scheme, nodes, experiment="schemes", seed="", depth=5):
     return {"experiment": experiment, "test_set": "middle", "scheme": scheme, "positions_k": "8",
-            "stamping": "True", "use": "full", "key_bits": "64", "key_seed": str(seed), "depth": "5",
+            "stamping": "True", "use": "full", "key_bits": "64", "key_seed": str(seed),
+            "depth": str(depth),
             "positions": str(len(nodes)), "nodes": str(int(sum(nodes))),
             "thesis_nodes": str(int(sum(nodes)) // 10),
             "per_position": " ".join(str(int(n)) for n in nodes),
@@ -244,6 +245,23 @@ def test_report_gives_intervals_and_the_noise_floor(tmp_path):
     text = (tmp_path / "README.md").read_text()
     assert ", within noise" not in text and "[+" not in text
     assert "| TwoDEEP: +0.0% |" in text
+
+
+def test_a_depth_with_only_some_of_its_cells_gets_no_table_or_plot(tmp_path):
+    """A grid resumed over time leaves a deepest depth with part of its cells in the CSV:
+    the report says how many and waits for the rest, as the claims do."""
+    base = np.random.default_rng(3).integers(50_000, 500_000, size=40)
+    factors = (("DEEP", 1.10), ("NEW", 1.25), ("OLD", 1.3), ("BIG1", 1.05), ("BIGALL", 1.05),
+               ("TwoDEEP", 1.0), ("TwoBig1", 1.0))
+    rows = [_row(scheme, base * factor) for scheme, factor in factors]
+    rows += [_row(scheme, 3 * base * factor, depth=6) for scheme, factor in factors[:2]]
+    R.write_report(rows, tmp_path, quick=True)
+    text = (tmp_path / "README.md").read_text()
+    assert "### middle, depth 6, time stamping on" in text
+    assert "2 of its cells are in the CSV so far, against 7 at 5 ply" in text
+    assert (tmp_path / "schemes_middle_d5_stamp.png").exists()
+    assert not (tmp_path / "schemes_middle_d6_stamp.png").exists()
+    assert "| middle | 5 | on |" in text and "| middle | 6 | on |" not in text
 
 
 # -- the grid: serial and on a Dask LocalCluster -----------------------------------------------

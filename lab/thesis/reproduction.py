@@ -71,6 +71,11 @@ class Grid:
             found.pop()
         return found
 
+    def cell_count(self, experiment, test_set, depth, stamping=None) -> int:
+        """Cells of the experiment on the test set at `depth` in the CSV."""
+        return sum(1 for k in self._rows if k[0] == experiment and k[1] == test_set
+                   and k[8] == depth and (stamping is None or k[4] == stamping))
+
     def sizes(self, experiment, test_set, depth, stamping=None) -> List[int]:
         return sorted({k[3] for k in self._rows if k[0] == experiment and k[1] == test_set
                        and k[8] == depth and (stamping is None or k[4] == stamping)})
