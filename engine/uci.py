@@ -23,6 +23,7 @@ GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "dep
 GO_FLAGS = ("infinite", "ponder")
 GO_TOKENS = GO_INT_PARAMS + GO_FLAGS + ("searchmoves",)
 MAX_GO_NOTES = 8                 # info strings for one go line, at most
+BENCH_DEPTHS = range(1, 31)      # `bench N` takes the depths `twobig bench` takes
 GO_LIMITS = ("wtime", "btime", "movetime", "depth", "nodes", "mate", "infinite", "ponder")
 
 
@@ -416,7 +417,13 @@ class UciLoop:
             self.info("searching; 'bench' ignored")
             return
         from engine.bench import BENCH_DEPTH, run_bench
-        depth = int(args[0]) if args and args[0].isdigit() else BENCH_DEPTH
+        depth = BENCH_DEPTH
+        if args:
+            if args[0].isdigit() and int(args[0]) in BENCH_DEPTHS:
+                depth = int(args[0])
+            else:
+                self.info(f"bench: {args[0]!r} is not a depth in {BENCH_DEPTHS.start}.."
+                          f"{BENCH_DEPTHS.stop - 1}; depth {BENCH_DEPTH} used")
         run_bench(depth, echo=self.send, profile=self.engine.options["Search Profile"])
 
 

@@ -493,6 +493,13 @@ def test_eval_and_bench_commands(pipe):
     assert any(l.startswith("Nodes searched  : ") for l in lines)
 
 
+@pytest.mark.parametrize("depth", ["0", "99", "x"])
+def test_a_bench_depth_out_of_range_is_named_and_the_default_searched(pipe, depth):
+    lines = pipe.ask(f"bench {depth}", "Nodes/second", timeout=300)
+    assert f"info string bench: '{depth}' is not a depth in 1..30; depth 9 used" in lines
+    assert any(l.startswith("Nodes searched  : ") for l in lines)
+
+
 # -- the collector's pauses ------------------------------------------------------------------
 _HEAP_PROBE = """
 import gc, io, sys
