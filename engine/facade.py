@@ -158,11 +158,17 @@ class Engine:
         if name == "Clear Hash":
             self.session.new_table()
             return
+        previous = self.options[name]
         self.options[name] = value
         if name in ("Hash", "TT Scheme"):
             scheme = ttmod.scheme_index(self.options["TT Scheme"])
-            self.session.resize(self.options["Hash"], scheme=scheme,
-                                aging=self.options["TT Aging"])
+            try:
+                self.session.resize(self.options["Hash"], scheme=scheme,
+                                    aging=self.options["TT Aging"])
+            except MemoryError as error:
+                self.options[name] = previous
+                self.listener.note(f"{name} {value}: no memory for the table ({error}); it stays "
+                                   f"{self.options['TT Scheme']} at {self.options['Hash']} MB")
         elif name == "TT Aging":
             self.session.set_aging(value)
         elif name == "Search Profile":

@@ -1,9 +1,20 @@
-"""Memory made resident when it is allocated, not during the first search."""
-from typing import Iterable
+"""Memory made resident when it is allocated, not during the first search; how much there is."""
+import os
+from typing import Iterable, Optional
 
 import numpy as np
 
 PAGE_BYTES = 4096
+
+
+def physical_memory_mb() -> Optional[int]:
+    """The machine's memory in MB (None where the system does not say). A table larger than
+    this would be allocated (Linux promises memory it does not have) and then get the
+    process killed when touch_pages writes it."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**20
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def touch_pages(arrays: Iterable[np.ndarray]) -> None:

@@ -13,7 +13,7 @@ from engine import tt as ttmod
 from engine.tt_layout import C_AGING
 from engine.tt_research import set_open_choices, set_table_use
 from engine.driver import Iteration, Limits, Result, Searcher
-from engine.memory import touch_pages
+from engine.memory import physical_memory_mb, touch_pages
 from engine.search import K_HORIZON, K_QNODES, PROFILES
 
 
@@ -64,13 +64,23 @@ class Session:
 
     def resize(self, hash_mb: float, scheme: Optional[int] = None,
                aging: Optional[bool] = None) -> None:
-        """A new table of `hash_mb` MB (and optionally another scheme or time stamping)."""
+        """A new table of `hash_mb` MB (and optionally another scheme or time stamping).
+        MemoryError, with the table and its configuration left as they were, when the
+        memory cannot be had (more than the machine has, or refused)."""
+        machine = physical_memory_mb()
+        if machine is not None and hash_mb > machine:
+            raise MemoryError(f"{hash_mb} MB is more than the machine's {machine} MB")
+        previous = dict(self._table_args)
         self._table_args.update(mb=hash_mb, positions=None)
         if scheme is not None:
             self._table_args["scheme"] = scheme
         if aging is not None:
             self._table_args["aging"] = aging
-        self.new_table()
+        try:
+            self.new_table()
+        except MemoryError:
+            self._table_args = previous
+            raise
 
     def set_threads(self, threads: int) -> None:
         """Search threads for the play profile (the paper profile always uses one)."""

@@ -227,6 +227,34 @@ def test_a_failing_search_still_gives_a_legal_bestmove_and_says_why(capsys):
 
 
 # -- options set during a search ---------------------------------------------------------------
+def test_a_table_the_machine_cannot_hold_is_refused_and_the_old_one_kept(monkeypatch):
+    """More than the machine's memory is refused before it is asked for (Linux would promise
+    it, and writing its pages would get the process killed); a refused allocation leaves the
+    table and its size as they were, so that a new game or Clear Hash makes the old size
+    again instead of failing on every call."""
+    import engine.session as session_module
+    from engine import tt as ttmod
+    listener = Recorder()
+    engine = Engine(listener)
+    table = engine.session.table
+    monkeypatch.setattr(session_module, "physical_memory_mb", lambda: 64)
+    engine.set_option("Hash", 128)
+    assert any("Hash 128: no memory for the table" in n for n in listener.notes), listener.notes
+    assert engine.options["Hash"] == 16 and engine.session.table is table
+
+    def refused(**args):
+        raise MemoryError("refused")
+
+    monkeypatch.setattr(ttmod, "new_table", refused)
+    engine.set_option("Hash", 32)
+    assert engine.options["Hash"] == 16 and engine.session.table is table
+    monkeypatch.undo()
+    engine.new_game()
+    engine.set_option("Clear Hash", None)
+    assert engine.session.table.slots.nbytes == table.slots.nbytes    # 16 MB again
+    assert len([n for n in listener.notes if "no memory" in n]) == 2
+
+
 def test_options_set_during_a_search_apply_when_it_ends():
     listener = Recorder()
     engine = Engine(listener)
