@@ -302,9 +302,6 @@ class Searcher:
         stretch = 1.0
         iteration_started = time.perf_counter()
         try:
-            if threaded:
-                self.helpers.start(board, tt, order, limits.max_depth, self.S.ctrl,
-                                   self.profile)
             for depth in range(1, limits.max_depth + 1):
                 found, node_counts, completed = self._iteration(
                     board, tt, depth, order, prev_lines, scores, on_iteration, result)
@@ -319,6 +316,13 @@ class Searcher:
                 last_iteration, iteration_started = now - iteration_started, now
                 if self._should_stop(limits, result, stretch, len(order), last_iteration):
                     break
+                if threaded and depth == 1:
+                    # Helpers join once the first iteration is done: it then runs on a core
+                    # of its own (with more threads than cores, competing for the cores and
+                    # the interpreter lock made its millisecond last seconds), and they start
+                    # from its move order.
+                    self.helpers.start(board, tt, order, limits.max_depth, self.S.ctrl,
+                                       self.profile)
                 stretch = max(1.0, stretch * STRETCH_DECAY)
         finally:
             self._release_stops()
@@ -351,8 +355,7 @@ class Searcher:
         set_store_rules(tt, self.profile == PROFILE_PLAY)
         # The paper profile (the thesis' experiments) is single-threaded and deterministic.
         threaded = self.profile == PROFILE_PLAY and len(self.helpers) > 0
-        if not threaded:
-            self.helpers.idle()
+        self.helpers.idle()   # none runs until this search starts them (after its first iteration)
         set_sharing(tt, threaded)
         # `go nodes N` counts every thread's nodes: each gets an equal share of N.
         threads = len(self.helpers) + 1 if threaded else 1

@@ -85,7 +85,8 @@ class Helpers:
         return sum(int(S.ctrl[K_NODES]) for S in self.states[:self._active])
 
     def idle(self) -> None:
-        """This search runs without helpers (the paper profile)."""
+        """No helper runs for the search about to start until it starts them (the paper
+        profile never does): the last search's results are forgotten."""
         self._finished = {}
         self._active = 0
 

@@ -193,3 +193,30 @@ def test_each_thread_counts_into_its_own_counters():
     main_nodes = int(session.searcher.S.ctrl[K_NODES])
     probes = R.stats_dict(session.table)["probes"]
     assert 0 < probes <= main_nodes < result.nodes
+
+
+def test_helpers_start_after_the_first_iteration_and_not_after_an_early_stop(monkeypatch):
+    """The first iteration runs alone (with more threads than cores it would otherwise wait
+    for them and for the interpreter lock); a stop before it ends leaves the helpers unstarted."""
+    from engine.driver import Searcher
+    from engine.threads import Helpers
+    starts = []
+    reported = []
+    original = Helpers.start
+
+    def recording_start(self, *args):
+        starts.append(len(reported))
+        return original(self, *args)
+
+    monkeypatch.setattr(Helpers, "start", recording_start)
+    searcher = Searcher()
+    searcher.set_threads(3)
+    board = Board()
+    searcher.run(board, T.new_table(mb=4), Limits(depth=4), on_iteration=reported.append)
+    assert starts == [1]
+    starts.clear()
+    searcher.clear_stop()
+    searcher.stop()
+    result = searcher.run(board, T.new_table(mb=4), Limits(infinite=True), keep_stop=True)
+    assert result.depth == 1 and starts == []
+    searcher.set_threads(1)
