@@ -198,6 +198,7 @@ class Searcher:
         # first of an unsearched list.
         self._stop_requested = False
         self._first_iteration_pending = False
+        self._held_node_limit = 0
 
     # -- control from other threads ------------------------------------------------------
     # The stop flag lives in one place, ctrl[K_STOP], which every node reads. `run` clears
@@ -221,14 +222,18 @@ class Searcher:
 
     def _hold_stops(self) -> None:
         """From here until the first iteration is complete, a stop waits; one already given
-        (kept from before the search) waits too."""
+        (kept from before the search) waits too, and so does the node limit (the kernel's
+        own stop): `go nodes 1` answers with a searched move."""
         self._first_iteration_pending = True
+        self._held_node_limit = int(self.S.ctrl[K_MAX_NODES])
+        self.S.ctrl[K_MAX_NODES] = 0
         if self.S.ctrl[K_STOP]:
             self._stop_requested = True
             self.S.ctrl[K_STOP] = 0
 
     def _release_stops(self) -> None:
         self._first_iteration_pending = False
+        self.S.ctrl[K_MAX_NODES] = self._held_node_limit
         if self._stop_requested:
             self.S.ctrl[K_STOP] = 1
 

@@ -186,6 +186,12 @@ def test_node_limit_is_respected():
     assert 5000 <= result.nodes <= 5000 + 200
 
 
+def test_a_node_limit_below_the_first_iteration_still_completes_it():
+    board, result = run(BENCH_FENS[1], nodes=1)
+    assert result.depth == 1
+    assert result.best_move == run(BENCH_FENS[1], depth=1)[1].best_move
+
+
 def test_pv_is_legal_line():
     board, result = run(BENCH_FENS[5], depth=7)
     oracle = chess.Board(BENCH_FENS[5])
