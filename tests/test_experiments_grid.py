@@ -248,8 +248,8 @@ def test_report_gives_intervals_and_the_noise_floor(tmp_path):
 
 
 def test_a_depth_with_only_some_of_its_cells_gets_no_table_or_plot(tmp_path):
-    """A grid resumed over time leaves a deepest depth with part of its cells in the CSV:
-    the report says how many and waits for the rest, as the claims do."""
+    """A deepest depth with part of its cells in the CSV: the report says how many and
+    draws no table or plot for it, as the claims leave it out."""
     base = np.random.default_rng(3).integers(50_000, 500_000, size=40)
     factors = (("DEEP", 1.10), ("NEW", 1.25), ("OLD", 1.3), ("BIG1", 1.05), ("BIGALL", 1.05),
                ("TwoDEEP", 1.0), ("TwoBig1", 1.0))
@@ -258,7 +258,7 @@ def test_a_depth_with_only_some_of_its_cells_gets_no_table_or_plot(tmp_path):
     R.write_report(rows, tmp_path, quick=True)
     text = (tmp_path / "README.md").read_text()
     assert "### middle, depth 6, time stamping on" in text
-    assert "2 of its cells are in the CSV so far, against 7 at 5 ply" in text
+    assert "2 of its cells are in the CSV, against 7 at 5 ply" in text
     assert (tmp_path / "schemes_middle_d5_stamp.png").exists()
     assert not (tmp_path / "schemes_middle_d6_stamp.png").exists()
     assert "| middle | 5 | on |" in text and "| middle | 6 | on |" not in text

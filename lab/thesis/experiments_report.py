@@ -172,11 +172,10 @@ def _section_schemes(rows, out_dir, lines):
         lines += [f"### {test_set}, depth {depth}, time stamping {'on' if stamping else 'off'}", ""]
         complete = grid.depths("schemes", test_set, stamping)
         if depth not in complete:
-            lines += [f"{grid.cell_count('schemes', test_set, depth, stamping)} of its cells are "
-                      f"in the CSV so far, against "
-                      f"{grid.cell_count('schemes', test_set, complete[-1], stamping)} at "
-                      f"{complete[-1]} ply: its tables and plot, as the claims, wait for the "
-                      "rest (the grid resumes from the CSV).", ""]
+            cells = grid.cell_counts("schemes", test_set, stamping)
+            lines += [f"{cells[depth]} of its cells are in the CSV, against "
+                      f"{cells[complete[-1]]} at {complete[-1]} ply: its tables and plot, as "
+                      "the claims, wait until all are.", ""]
             continue
         lines += _scheme_table(cell, sizes, "nodes") + [""]
         metric = "nodes"

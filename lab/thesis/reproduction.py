@@ -64,17 +64,16 @@ class Grid:
         """The depths the experiment ran on the test set. A deepest depth with fewer cells
         than the depth before it is incomplete: it is left out until all its cells are in
         the CSV, so that no claim reads a part of it."""
-        cells = Counter(k[8] for k in self._rows if k[0] == experiment and k[1] == test_set
-                        and (stamping is None or k[4] == stamping))
+        cells = self.cell_counts(experiment, test_set, stamping)
         found = sorted(cells)
         while len(found) > 1 and cells[found[-1]] < cells[found[-2]]:
             found.pop()
         return found
 
-    def cell_count(self, experiment, test_set, depth, stamping=None) -> int:
-        """Cells of the experiment on the test set at `depth` in the CSV."""
-        return sum(1 for k in self._rows if k[0] == experiment and k[1] == test_set
-                   and k[8] == depth and (stamping is None or k[4] == stamping))
+    def cell_counts(self, experiment, test_set, stamping=None) -> Counter:
+        """{depth: cells of the experiment on the test set in the CSV}."""
+        return Counter(k[8] for k in self._rows if k[0] == experiment and k[1] == test_set
+                       and (stamping is None or k[4] == stamping))
 
     def sizes(self, experiment, test_set, depth, stamping=None) -> List[int]:
         return sorted({k[3] for k in self._rows if k[0] == experiment and k[1] == test_set
