@@ -379,6 +379,11 @@ def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2,
     lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
     stop = threading.Event()
     pgn_handle = open(pgn_path, "w") if pgn_path else None
+
+    def decided():
+        """The SPRT (when asked for) has accepted a hypothesis on the tally so far."""
+        return sprt and not lower < sprt_llr(tally.wins, tally.draws, tally.losses,
+                                             elo0, elo1) < upper
     local = threading.local()
     players_made = []
 
@@ -418,12 +423,10 @@ def main(engine1, engine2, name1, name2, option1, option2, protocol1, protocol2,
             bar.update(1)
             elo, lo, hi, los = elo_summary(tally.wins, tally.draws, tally.losses)
             bar.set_postfix_str(f"+{tally.wins} ={tally.draws} -{tally.losses} elo {elo:+.0f}")
-            if sprt:
-                llr = sprt_llr(tally.wins, tally.draws, tally.losses, elo0, elo1)
-                if llr <= lower or llr >= upper:
-                    stop.set()
+            if decided():
+                stop.set()
 
-    if sprt and not lower < sprt_llr(tally.wins, tally.draws, tally.losses, elo0, elo1) < upper:
+    if decided():
         stop.set()   # the prior results already decide the test: play nothing more
     jobs = [(opening, colour) for opening in openings for colour in (0, 1)]
     started = time.perf_counter()
