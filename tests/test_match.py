@@ -90,7 +90,7 @@ def test_untimed_control_needs_a_move_limit(match):
     assert result.exit_code != 0 and "--nodes or --depth" in result.output
 
 
-def test_a_resumed_sprt_starts_from_the_prior_results(match):
+def test_the_sprt_starts_from_the_prior_results(match):
     """--prior continues a stopped test: a tally that already accepts H1 plays no game (the
     engine commands are never started) and reports the prior results as the test's."""
     result = CliRunner().invoke(match.main, [
