@@ -182,3 +182,44 @@ def test_a_sample_keeps_whole_rows_and_its_size():
         row = next(i for i in range(len(FENS)) if np.array_equal(data.features[i], features))
         assert data.target[row] == target
     assert nnue.sample(data, 10) is data
+
+
+def _tiny_labels(path):
+    lines = []
+    for game in range(6):
+        for fen, score in (("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 200),
+                           ("4k3/8/8/8/8/8/8/4KQ2 b - - 0 1", -900),
+                           ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0)):
+            lines.append(f"{fen};{score};{game}")
+    path.write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("fits", [True, False])
+def test_the_trainer_saves_only_a_network_the_accumulators_hold(tmp_path, monkeypatch, fits):
+    from click.testing import CliRunner
+    from lab.network import nnue_train
+
+    labels, out = tmp_path / "labels.txt", tmp_path / "net.npz"
+    _tiny_labels(labels)
+    monkeypatch.setattr(nnue, "fits_int16", lambda q: fits)
+    result = CliRunner().invoke(nnue_train.main, [
+        "--labels", str(labels), "--no-compare", "--held-out", "0.34", "--hidden", "8",
+        "--epochs", "1", "--batch", "4", "--quantized-out", str(out)])
+    assert (result.exit_code == 0) == fits, result.output
+    assert out.exists() == fits
+    if not fits:
+        assert "beyond int16" in result.output and "nothing saved" in result.output
+
+
+def test_the_accumulator_range_is_the_bias_plus_the_extreme_pieces():
+    """One unit, every weight 1 except a king weight of 7 and an own-pawn weight of -3:
+    the top is the bias, two kings of 7 and 15 + 15 other pieces at 1 each; the bottom,
+    the bias and 15 pawns of -3 (the other side's pieces have no negative weight)."""
+    w1 = np.ones((2, 6, 64, 1), dtype=np.int64)
+    w1[:, 5, 10, 0] = 7
+    w1[0, 0, 20:40, 0] = -3
+    q = {"w1": w1.reshape(768, 1), "b1": np.array([100])}
+    assert nnue.accumulator_range(q) == (100 - 45, 100 + 7 + 7 + 30)
+    assert nnue.fits_int16(q)
+    q["b1"] = np.array([2 ** 15 - 44])
+    assert not nnue.fits_int16(q)

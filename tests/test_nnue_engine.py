@@ -29,19 +29,37 @@ def _fresh(board, ply):
 
 def test_no_accumulator_can_overflow_int16():
     """A view's accumulator is the bias plus one first-layer row per piece: for each side,
-    one king and at most 15 other pieces, each on its own square. Bound each hidden unit by
-    the bias, each side's largest king weight and the 15 largest of that side's per-square
-    maxima over its other five kinds (the two sides' squares taken apart, so the bound is
-    loose, never short). Replay's intermediate sums need no bound: int16 sums wrap modulo
-    2^16, so only the final value has to fit."""
+    one king and at most 15 other pieces, each on its own square. lab.network.nnue's
+    accumulator_range bounds each end of every hidden unit from the signed weights (the
+    positive ones for the top, the negative ones for the bottom). Replay's intermediate
+    sums need no bound: int16 sums wrap modulo 2^16, so only the final value has to fit."""
+    low, high = lab_nnue.accumulator_range(np.load(NET))
+    assert -2 ** 15 <= low and high < 2 ** 15
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_accumulator_range_holds_every_accumulator_of_random_games(seed):
+    """The range is never short: every hidden unit's accumulator, summed from scratch in
+    int64 along random games, lies inside it."""
     q = np.load(NET)
-    w1 = np.abs(q["w1"].astype(np.int64)).reshape(2, 6, 64, -1)   # side, kind, square, unit
-    bound = np.abs(q["b1"].astype(np.int64))
-    for side in range(2):
-        bound = bound + w1[side, KING].max(axis=0)
-        others = w1[side, :KING].max(axis=0)                        # square x unit
-        bound = bound + np.sort(others, axis=0)[-15:].sum(axis=0)
-    assert bound.max() < 2 ** 15
+    low, high = lab_nnue.accumulator_range(q)
+    w1 = q["w1"].astype(np.int64)
+    rng = random.Random(seed)
+    seen_low, seen_high = 0, 0
+    for _ in range(10):
+        board = chess.Board()
+        for _ in range(rng.randrange(20, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+            for view in (chess.WHITE, chess.BLACK):
+                rows = [lab_nnue.feature_index(view == chess.WHITE, piece.color == chess.WHITE,
+                                               piece.piece_type - 1, square)
+                        for square, piece in board.piece_map().items()]
+                acc = q["b1"].astype(np.int64) + w1[rows].sum(axis=0)
+                seen_low, seen_high = min(seen_low, acc.min()), max(seen_high, acc.max())
+    assert low <= seen_low and seen_high <= high
 
 
 def test_the_output_sum_cannot_overflow_int32():

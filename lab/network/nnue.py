@@ -205,6 +205,31 @@ def quantized(net: Network) -> dict:
             "b2": np.round(net.b2 * QA * QB).astype(np.int64)}
 
 
+def accumulator_range(q: dict) -> tuple:
+    """(lowest, highest) value any hidden unit's accumulator can take in a legal position,
+    for the integer network `q` (quantized's arrays): the bias plus, for each side, its
+    king's most extreme weight and the 15 most extreme of its per-square extremes over the
+    other five kinds. Each side has one king and at most 15 other pieces on distinct squares,
+    so the bound is never short; it is loose (the sides' squares are taken apart, any kind
+    may stand anywhere). The engine keeps accumulators in int16: both ends must fit."""
+    w1 = q["w1"].astype(np.int64).reshape(2, 6, 64, -1)    # side, kind, square, unit
+    king = 5
+    high = q["b1"].astype(np.int64).copy()
+    low = high.copy()
+    for side in range(2):
+        up = np.maximum(w1[side], 0)
+        down = np.minimum(w1[side], 0)
+        high += up[king].max(axis=0) + np.sort(up[:king].max(axis=0), axis=0)[-15:].sum(axis=0)
+        low += down[king].min(axis=0) + np.sort(down[:king].min(axis=0), axis=0)[:15].sum(axis=0)
+    return int(low.min()), int(high.max())
+
+
+def fits_int16(q: dict) -> bool:
+    """Whether the engine's int16 accumulators can hold every value of `q`'s hidden units."""
+    low, high = accumulator_range(q)
+    return -2 ** 15 <= low and high < 2 ** 15
+
+
 def sample(data: Dataset, count: int, seed: int = 0) -> Dataset:
     """At most `count` positions of `data`, drawn at random without replacement."""
     if len(data.target) <= count:

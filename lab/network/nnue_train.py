@@ -77,14 +77,23 @@ def main(labels, held_out, seed, hidden, epochs, batch, rate, schedule, error_sa
     def report(epoch, fit_error, held_error):
         print(f"epoch {epoch:3d}: fitting {fit_error:.6f}, held out {held_error:.6f} "
               f"({time.perf_counter() - start:.0f} s)", flush=True)
-        if held_error < best[0]:      # keep the network of the best held-out error
-            best[0] = held_error
-            if out:
-                np.savez(out, **net._asdict())
-            if quantized_out:
-                np.savez_compressed(quantized_out, **nnue.quantized(net))
+        if held_error >= best[0]:     # keep the network of the best held-out error ...
+            return
+        integer = nnue.quantized(net)
+        if not nnue.fits_int16(integer):   # ... among those the engine's accumulators hold
+            print(f"epoch {epoch:3d}: not kept, an accumulator could reach "
+                  f"{nnue.accumulator_range(integer)}, beyond int16", flush=True)
+            return
+        best[0] = held_error
+        if out:
+            np.savez(out, **net._asdict())
+        if quantized_out:
+            np.savez_compressed(quantized_out, **integer)
 
     nnue.train(net, fitting, epochs, batch, rate, seed, held_sample, report, schedule, fit_sample)
+    if best[0] == float("inf"):
+        raise click.ClickException("no epoch's network fits the engine's int16 accumulators; "
+                                   "nothing saved")
     for path in (out, quantized_out):
         if path:
             print(f"saved {path} (the epoch of held-out error {best[0]:.6f})")
