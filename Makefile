@@ -70,7 +70,7 @@ experiments-quick: experiments-deps
 experiments: experiments-deps
 	$(BIN)/python -m lab.thesis.tt_experiments $(EXPERIMENT_ARGS)
 
-# Retrain the evaluation network from nothing into engine/nnue_net.npz (over an hour on two
+# Retrain the evaluation network from nothing into engine/nnue_net.npz (40 minutes on two
 # cores; Stockfish labels the positions: make opponents). NETWORK_ARGS="--files 2
 # --epochs 1 --out /tmp/net.npz" is a quick check; docs/evaluation.md has the steps.
 NETWORK_ARGS ?=
