@@ -321,3 +321,17 @@ def test_workers_with_other_sources_are_refused():
     with pytest.raises(RuntimeError, match="tcp://b:1"):
         X.check_workers(bad)
     assert [name for name, _ in bad.ran] == ["code_digest"]
+
+
+def test_the_claims_name_an_incomplete_endgame_depth_with_its_cell_count():
+    """The claims document's depth line counts the cells of a deeper endgame depth from the
+    CSV instead of a fixed sentence."""
+    from lab.thesis import reproduction
+
+    base = np.random.default_rng(5).integers(50_000, 500_000, size=10)
+    rows = [dict(_row(scheme, base), test_set="endgame", depth="9")
+            for scheme in ("DEEP", "NEW", "TwoBig1")]
+    rows += [dict(_row("DEEP", 3 * base), test_set="endgame", depth="10")]
+    text = "\n".join(reproduction._differences(reproduction.Grid(rows, games=lambda s: None)))
+    assert "scheme comparison at 9 ply" in text
+    assert "10 ply: 1 of its cells are in the CSV, against 3 at 9 ply" in text

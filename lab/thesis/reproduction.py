@@ -1136,9 +1136,11 @@ def _differences(grid: Grid) -> List[str]:
     depths = (f"Endgame rows: the scheme comparison at {', '.join(map(str, end)) or 'no'} ply, "
               f"2.7.2/2.7.3's 21 positions at {', '.join(map(str, end21)) or 'no'} ply, where "
               "the thesis searched 10; `--endgame-depth 10` runs its depth (resumable).")
-    if end and end[-1] < 10:
-        depths += (" The endgame searches grow about 3x per ply here: 10 ply for all 56 "
-                   "endgame cells was out of reach of the 2-core machine.")
+    cells = grid.cell_counts("schemes", "endgame")
+    for depth in sorted(d for d in cells if end and d > end[-1]):
+        depths += (f" {depth} ply: {cells[depth]} of its cells are in the CSV, against "
+                   f"{cells[end[-1]]} at {end[-1]} ply; the rows keep to {end[-1]} ply "
+                   "until it is complete.")
     return [
         "## How TwoBig's runs differ from the thesis'", "",
         "- **Search.** The `paper` profile: iterative deepening, aspiration window of one pawn, "
