@@ -15,7 +15,7 @@ from conftest import random_game
 from engine.board import Board
 from engine.nnue import NN_CP, NN_QA, new_accumulators, network_eval
 from engine.position import make_null, unmake_null
-from engine.types import KING, MAX_PLY, STACK_LEN
+from engine.types import MAX_PLY, STACK_LEN
 from lab.network import nnue as lab_nnue
 
 NET = Path(__file__).resolve().parent.parent / "engine" / "nnue_net.npz"

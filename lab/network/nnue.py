@@ -31,6 +31,7 @@ import numpy as np
 
 from engine._jit import jit_alloc
 from engine.nnue import NN_QA, NN_QB
+from engine.types import KING
 
 N_FEATURES = 768
 N_VIRTUAL = 12      # training only: one input per (relative colour, kind), see _accumulate
@@ -213,14 +214,13 @@ def accumulator_range(q: dict) -> tuple:
     so the bound is never short; it is loose (the sides' squares are taken apart, any kind
     may stand anywhere). The engine keeps accumulators in int16: both ends must fit."""
     w1 = q["w1"].astype(np.int64).reshape(2, 6, 64, -1)    # side, kind, square, unit
-    king = 5
     high = q["b1"].astype(np.int64).copy()
     low = high.copy()
     for side in range(2):
         up = np.maximum(w1[side], 0)
         down = np.minimum(w1[side], 0)
-        high += up[king].max(axis=0) + np.sort(up[:king].max(axis=0), axis=0)[-15:].sum(axis=0)
-        low += down[king].min(axis=0) + np.sort(down[:king].min(axis=0), axis=0)[:15].sum(axis=0)
+        high += up[KING].max(axis=0) + np.sort(up[:KING].max(axis=0), axis=0)[-15:].sum(axis=0)
+        low += down[KING].min(axis=0) + np.sort(down[:KING].min(axis=0), axis=0)[:15].sum(axis=0)
     return int(low.min()), int(high.max())
 
 
