@@ -1135,7 +1135,8 @@ def _differences(grid: Grid) -> List[str]:
     end21 = sorted({int(r["depth"]) for r in grid.rows if r["test_set"] == "endgame21"})
     depths = (f"Endgame rows: the scheme comparison at {', '.join(map(str, end)) or 'no'} ply, "
               f"2.7.2/2.7.3's 21 positions at {', '.join(map(str, end21)) or 'no'} ply, where "
-              "the thesis searched 10; `--endgame-depth 10` runs its depth (resumable).")
+              "the thesis searched 10; `--endgame-depth 10` runs its depth (run again, it "
+              "skips the cells in the CSV).")
     cells = grid.cell_counts("schemes", "endgame")
     for depth in sorted(d for d in cells if end and d > end[-1]):
         depths += (f" {depth} ply: {cells[depth]} of its cells are in the CSV, against "
