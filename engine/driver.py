@@ -509,7 +509,7 @@ class Searcher:
         if abs(result.score) >= MATE_BOUND and not limits.infinite:
             plies = MATE - abs(result.score)
             if limits.mate is not None and result.score > 0 and (plies + 1) // 2 <= limits.mate:
-                return True   # `go mate N` ends on our mate, not on being mated
+                return True   # `go mate N` ends on a mate for the side to move, not on being mated
             if limits.depth is None and result.depth >= plies + MATE_CONFIRM_PLIES:
                 return True   # deeper iterations only confirm a mate already seen
         if limits.nodes and self.nodes >= limits.nodes:

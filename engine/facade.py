@@ -85,7 +85,7 @@ class Engine:
         self.board = Board()
         self._position = (STARTING_FEN, [])  # (FEN, moves) that self.board was set up from
         self.lag = LagTracker()
-        self._move_clock = (None, None, 0)   # (our clock ms, increment ms, plies) of this go
+        self._move_clock = (None, None, 0)   # (the engine's clock ms, increment ms, plies) of this go
         self.session = Session(hash_mb=self.options["Hash"])
         self.searcher = self.session.searcher
         self._thread: Optional[threading.Thread] = None

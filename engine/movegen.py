@@ -198,7 +198,7 @@ def _legal_moves(P, T, moves, start, mode, count_only, from_mask):
     if checkers:
         check_mask = checkers | between(T, ksq, lsb(checkers))
 
-    # Pinned pieces: our lone blocker between the king and an enemy slider on its line.
+    # Pinned pieces: the mover's lone blocker between its king and an enemy slider on its line.
     pinned = U0
     snipers = ((rook_attacks(T, ksq, enemies) & (bb[piece_of(them, ROOK)] | bb[piece_of(them, QUEEN)]))
                | (bishop_attacks(T, ksq, enemies)

@@ -19,8 +19,8 @@ PROCESS_WORDS = re.compile(r"\bstops? #?\d+|\bissues? #?\d+|\bsessions? #?\d+", 
 # First person: the engine, a commit or a date says who and when. Case-sensitive, as words.
 SELF = "\x49"      # the first-person pronoun, written so that this file does not use it
 FIRST_PERSON = re.compile(rf"\b(?:{SELF}(?!/O)|[Mm]y|[Ww]e)\b")
-# In prose (markdown) the word for a sitting of work and "our" are process words too; in
-# code the first names the search setup module and "our" is the side to move ("our king").
+# In prose (markdown) the two words of PROSE_ONLY count as well; in code the first names
+# the search setup module and the second the side to move (its king).
 # The words are put together from pieces, so that this file's own text holds none of them.
 STEP, TRACKER, SITTING = "st" "op", "iss" "ue", "ses" "sion"
 PROSE_ONLY = re.compile(r"\bsessions?\b|\b[Oo]ur\b", re.I)
