@@ -53,3 +53,33 @@ def test_a_perturbed_only_pass_yields_the_same_perturbed_positions_without_their
     only = list(script.positions_of(_write_game(tmp_path), 4, 1.0, random.Random(3),
                                     played=False))
     assert only == both[1::2] and len(only) == 6
+
+
+def _quiet_children(fen):
+    board, out = chess.Board(fen), set()
+    for move in board.legal_moves:
+        if not board.is_capture(move) and move.promotion is None and not board.gives_check(move):
+            board.push(move)
+            out.add(board.fen())
+            board.pop()
+    return out
+
+
+def test_two_perturbations_per_position_are_two_different_quiet_moves(tmp_path):
+    played = [f for _, f in script.positions_of(_write_game(tmp_path), 4, 0.0, random.Random(0))]
+    children = [f for _, f in script.positions_of(_write_game(tmp_path), 4, 2.0,
+                                                  random.Random(5), played=False)]
+    assert len(children) == 2 * len(played)
+    for n, source in enumerate(played):
+        pair = children[2 * n:2 * n + 2]
+        assert pair[0] != pair[1] and set(pair) <= _quiet_children(source)
+
+
+def test_a_fractional_count_gives_its_whole_part_always_and_one_more_sometimes(tmp_path):
+    played = len(list(script.positions_of(_write_game(tmp_path), 4, 0.0, random.Random(0))))
+    children = [len(list(script.positions_of(_write_game(tmp_path), 4, 1.5, random.Random(seed))))
+                - played for seed in range(20)]
+    assert all(played <= n <= 2 * played for n in children)     # one always, two at most
+    assert played < sum(children) / len(children) < 2 * played  # and a second only sometimes
+    assert script._perturbed_count(0.0, random.Random(0)) == 0
+    assert script._perturbed_count(3.0, random.Random(0)) == 3

@@ -10,8 +10,9 @@ value is a search-informed label of a quiet position.
 
 Positions: from every game of the PGN files, each position past `--skip-plies` with the
 side to move not in check and a quiet move played from it (lab/network/texel.py's filter), and,
-with `--perturb`, the position after one random legal quiet move from it (when that does
-not give check): positions a search visits are less balanced than the ones played. Each
+with `--perturb`, positions one random legal quiet move away from it (moves that do not
+give check; `--perturb 2` two of them, by different moves): positions a search visits are
+less balanced than the ones played. Each
 output line is `FEN;score;game` (lab/network/label_positions.py's format: centipawns from
 white's view, the game's index), so lab/network/nnue_train.py reads it as it is.
 
@@ -39,6 +40,16 @@ GAMES_PER_FILE = 1_000_000     # game index = file number x this + the game's pl
 BATCH = 256                    # positions sent to the engine before reading its answers
 
 
+def _perturbed_count(perturb: float, rng: random.Random) -> int:
+    """How many perturbed children a played position gets: `perturb` on average, its whole
+    part always and one more with the probability of its fraction (0.5: half the positions
+    get one; 2.5: every position two, half of them three)."""
+    if not perturb:
+        return 0
+    whole = int(perturb)
+    return whole + (1 if rng.random() < perturb - whole else 0)
+
+
 def positions_of(path: Path, skip_plies: int, perturb: float, rng: random.Random,
                  played: bool = True):
     """Yield (game's place in the file, FEN) for the positions described above; without
@@ -54,12 +65,22 @@ def positions_of(path: Path, skip_plies: int, perturb: float, rng: random.Random
                 if texel.is_quiet_sample(board, move, ply, skip_plies):
                     if played:
                         yield place, board.fen()
-                    if perturb and rng.random() < perturb:
+                    count = _perturbed_count(perturb, rng)
+                    if count:
                         quiet = [m for m in board.legal_moves
                                  if not board.is_capture(m) and m.promotion is None
                                  and not board.gives_check(m)]
-                        if quiet:
-                            board.push(rng.choice(quiet))
+                        # One child by rng.choice: with `--perturb` up to 1 a seed labels the
+                        # positions it always did (the shipped network's labels); more
+                        # children are distinct moves.
+                        if not quiet:
+                            chosen = []
+                        elif count == 1:
+                            chosen = [rng.choice(quiet)]
+                        else:
+                            chosen = rng.sample(quiet, min(count, len(quiet)))
+                        for child in chosen:
+                            board.push(child)
                             yield place, board.fen()
                             board.pop()
                 board.push(move)
@@ -136,7 +157,8 @@ def label_file(job):
               help="PGN file of games (repeatable); default: docs/gauntlet/*.pgn")
 @click.option("--skip-plies", default=12, show_default=True, help="opening plies left out")
 @click.option("--perturb", default=0.5, show_default=True,
-              help="share of positions also labelled after one random quiet move")
+              help="perturbed positions per played one, on average: each a different random "
+                   "quiet move away (0.5: half the positions get one; 2: every position two)")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--engine", "engine_name", default="stockfish", show_default=True,
               help="Stockfish 15.x (its `eval` prints the network's value)")

@@ -66,7 +66,8 @@ def _step(title: str, args: List[str]) -> None:
 @click.option("--files", default=0, show_default=True,
               help="only the N largest PGN files (0: all)")
 @click.option("--perturb", default=1.0, show_default=True,
-              help="share of positions also labelled one random quiet move away")
+              help="positions labelled one random quiet move away, per played position "
+                   "(label_static's --perturb)")
 @click.option("--jobs", default=2, show_default=True, help="Stockfish processes labelling")
 @click.option("--epochs", default=6, show_default=True)
 @click.option("--hidden", default=256, show_default=True, help="hidden units per point of view")
