@@ -3,7 +3,7 @@ import chess
 import numpy as np
 import pytest
 
-from lab.network import nnue
+from lab.network import nnue, texel
 
 
 def _rows(board):
@@ -146,6 +146,26 @@ def test_labels_are_read_from_the_side_to_moves_view_and_split_by_game(tmp_path)
     fitting, held_out = nnue.split_by_game(data, 0.34, seed=0)
     assert len(fitting.target) + len(held_out.target) == 4
     assert not set(fitting.game) & set(held_out.game)
+
+
+def test_a_result_weight_blends_the_games_result_into_the_target(tmp_path):
+    """`FEN;score;game;result` lines (result from white's view): with weight w the white
+    target is (1 - w) x the score's expected score + w x the result, then turned to the side
+    to move; lines without a result keep the score's alone. lab/network/texel's reader,
+    used for the comparison with the hand-written evaluation, gives the same white targets."""
+    path = tmp_path / "labels.txt"
+    path.write_text("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;200;0;0\n"
+                    "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1;200;0;0\n"
+                    "4k3/8/8/8/8/8/8/4K3 w - - 0 1;0;1;1\n"
+                    "4k3/8/8/8/8/8/8/4K3 b - - 0 1;0;2\n")
+    white_view = 1.0 / (1.0 + 10 ** (-200 / 400))
+    plain = nnue.load_labels(path)
+    assert list(plain.target) == pytest.approx([white_view, 1.0 - white_view, 0.5, 0.5])
+    blended = nnue.load_labels(path, result_weight=0.25)
+    lost = 0.75 * white_view
+    assert list(blended.target) == pytest.approx([lost, 1.0 - lost, 0.625, 0.5])
+    white_targets = [target for _, _, target in texel.labelled_positions(path, 0.25)]
+    assert white_targets == pytest.approx([lost, lost, 0.625, 0.5])
 
 
 def test_the_integer_network_gives_the_float_networks_logit():

@@ -12,9 +12,10 @@ Positions: from every game of the PGN files, each position past `--skip-plies` w
 side to move not in check and a quiet move played from it (lab/network/texel.py's filter), and,
 with `--perturb`, positions one random legal quiet move away from it (moves that do not
 give check; `--perturb 2` two of them, by different moves): positions a search visits are
-less balanced than the ones played. Each
-output line is `FEN;score;game` (lab/network/label_positions.py's format: centipawns from
-white's view, the game's index), so lab/network/nnue_train.py reads it as it is.
+less balanced than the ones played. Each output line is `FEN;score;game;result`:
+lab/network/label_positions.py's format (centipawns from white's view, the game's index)
+and the game's result from white's view (1, 0.5 or 0; left out with the `;` when the PGN
+has none), which lab/network/nnue_train.py's `--result-weight` blends into the target.
 
     python -m lab.network.label_static --out static.txt                 # docs/gauntlet/*.pgn
     python -m lab.network.label_static --pgn a.pgn --jobs 2 --perturb 0.5 --out static.txt
@@ -50,10 +51,14 @@ def _perturbed_count(perturb: float, rng: random.Random) -> int:
     return whole + (1 if rng.random() < perturb - whole else 0)
 
 
+RESULTS = {"1-0": "1", "0-1": "0", "1/2-1/2": "0.5"}   # PGN result -> white's score
+
+
 def positions_of(path: Path, skip_plies: int, perturb: float, rng: random.Random,
                  played: bool = True):
-    """Yield (game's place in the file, FEN) for the positions described above; without
-    `played`, only the perturbed ones (a second pass over files already labelled)."""
+    """Yield (game's place in the file, FEN, white's result: "1", "0.5", "0" or "" when the
+    game has none) for the positions described above; without `played`, only the perturbed
+    ones (a second pass over files already labelled)."""
     with open(path) as handle:
         place = 0
         while True:
@@ -61,10 +66,11 @@ def positions_of(path: Path, skip_plies: int, perturb: float, rng: random.Random
             if game is None:
                 return
             board = game.board()
+            result = RESULTS.get(game.headers.get("Result", "*"), "")
             for ply, move in enumerate(game.mainline_moves()):
                 if texel.is_quiet_sample(board, move, ply, skip_plies):
                     if played:
-                        yield place, board.fen()
+                        yield place, board.fen(), result
                     count = _perturbed_count(perturb, rng)
                     if count:
                         quiet = [m for m in board.legal_moves
@@ -81,7 +87,7 @@ def positions_of(path: Path, skip_plies: int, perturb: float, rng: random.Random
                             chosen = rng.sample(quiet, min(count, len(quiet)))
                         for child in chosen:
                             board.push(child)
-                            yield place, board.fen()
+                            yield place, board.fen(), result
                             board.pop()
                 board.push(move)
             place += 1
@@ -136,9 +142,11 @@ def label_file(job):
 
     def flush(handle):
         nonlocal written
-        for (place, fen), score in zip(pending, evaluator.scores([f for _, f in pending])):
+        for (place, fen, result), score in zip(pending,
+                                               evaluator.scores([f for _, f, _ in pending])):
             if score is not None:
-                handle.write(f"{fen};{score};{number * GAMES_PER_FILE + place}\n")
+                tail = f";{result}" if result else ""
+                handle.write(f"{fen};{score};{number * GAMES_PER_FILE + place}{tail}\n")
                 written += 1
         pending.clear()
 
@@ -150,6 +158,39 @@ def label_file(job):
         flush(handle)
     evaluator.close()
     return written
+
+
+def game_results(paths, first_number: int = 0) -> dict:
+    """{game index: white's result ("1", "0.5", "0"; games without one left out)} of the
+    PGN files, numbered as main numbers them when it labels the same list."""
+    out = {}
+    for number, path in enumerate(paths, start=first_number):
+        with open(path) as handle:
+            place = 0
+            while (headers := chess.pgn.read_headers(handle)) is not None:
+                result = RESULTS.get(headers.get("Result", "*"))
+                if result:
+                    out[number * GAMES_PER_FILE + place] = result
+                place += 1
+    return out
+
+
+def add_results(labels: Path, results: dict, out: Path) -> int:
+    """Copy a `FEN;score;game` file to `out` with each line's game result appended (a line
+    whose game has none, or that has one already, is copied as it is); returns the lines
+    given a result."""
+    given = 0
+    with open(labels) as source, open(out, "w") as handle:
+        for line in source:
+            text = line.rstrip("\n")
+            parts = text.split(";")
+            result = results.get(int(parts[2])) if len(parts) == 3 and parts[2].isdigit() else None
+            if result:
+                handle.write(f"{text};{result}\n")
+                given += 1
+            else:
+                handle.write(line)
+    return given
 
 
 @click.command()
@@ -167,12 +208,20 @@ def label_file(job):
 @click.option("--first-number", default=0, show_default=True,
               help="number of the first file in game indices (keeps runs' indices apart)")
 @click.option("--jobs", default=2, show_default=True, help="engine processes")
+@click.option("--add-results", "labels_in", type=click.Path(exists=True, dir_okay=False),
+              help="label nothing: copy this label file (written from the same --pgn files "
+                   "and --first-number) to --out with each game's result appended")
 @click.option("--out", required=True, type=click.Path(dir_okay=False))
-def main(pgns, skip_plies, perturb, seed, engine_name, perturbed_only, first_number, jobs, out):
+def main(pgns, skip_plies, perturb, seed, engine_name, perturbed_only, first_number, jobs,
+         labels_in, out):
     from tqdm import tqdm
 
-    engine = _engine_path(engine_name)
     paths = [Path(p) for p in pgns] or sorted((ROOT / "docs" / "gauntlet").glob("*.pgn"))
+    if labels_in:
+        given = add_results(Path(labels_in), game_results(paths, first_number), Path(out))
+        print(f"{given:,} lines given their game's result in {out}", file=sys.stderr)
+        return
+    engine = _engine_path(engine_name)
     parts = [f"{out}.part{n}" for n in range(len(paths))]
     jobs_list = [(first_number + n, str(p), part, skip_plies, perturb, seed, engine,
                   not perturbed_only)

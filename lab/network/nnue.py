@@ -101,22 +101,31 @@ def fen_features(fen: str) -> np.ndarray:
     return out
 
 
-def load_labels(path) -> Dataset:
-    """A lab/network/label_positions.py file (`FEN;score;game` lines) as a Dataset; a line cut
-    short (a labelling run stopped mid-write) is skipped."""
-    from lab.network.texel import win_probability
+def load_labels(path, result_weight: float = 0.0) -> Dataset:
+    """A lab/network/label_positions.py file (`FEN;score;game` lines, optionally `;result`
+    as lab/network/label_static.py writes it) as a Dataset; a line cut short (a labelling
+    run stopped mid-write) is skipped. The target is the expected score the score stands
+    for; with `result_weight` w, a line that has its game's result targets
+    (1 - w) x that + w x the result (a line without one keeps the score's alone)."""
+    from lab.network.texel import GAME_RESULTS, win_probability
 
-    feats, scores, white_moves, games = [], [], [], []
+    feats, scores, white_moves, games, results = [], [], [], [], []
     with open(path) as handle:
         for line in handle:
             parts = line.rstrip("\n").split(";")
-            if len(parts) != 3 or not parts[1].lstrip("-").isdigit() or not parts[2].isdigit():
+            if (len(parts) not in (3, 4) or not parts[1].lstrip("-").isdigit()
+                    or not parts[2].isdigit()):
                 continue
+            result = GAME_RESULTS.get(parts[3], np.nan) if len(parts) == 4 else np.nan
             feats.append(fen_features(parts[0]))
             scores.append(float(parts[1]))
             white_moves.append(parts[0].split(" ", 2)[1] == "w")
             games.append(int(parts[2]))
+            results.append(result)
     white = win_probability(np.array(scores), 1.0)
+    results = np.array(results, dtype=np.float64)
+    known = ~np.isnan(results)
+    white[known] = (1.0 - result_weight) * white[known] + result_weight * results[known]
     target = np.where(np.array(white_moves), white, 1.0 - white)
     return Dataset(np.array(feats, dtype=np.int16), target.astype(np.float32),
                    np.array(games, dtype=np.int64))

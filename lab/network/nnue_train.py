@@ -39,19 +39,22 @@ from lab.network import nnue, texel
                    "a quarter, the last a sixteenth")
 @click.option("--error-sample", default=0, show_default=True,
               help="report errors on this many positions of each side (0: all of them)")
+@click.option("--result-weight", default=0.0, show_default=True,
+              help="share of the target taken from the game's result, on lines that carry "
+                   "it (lab/network/label_static.py's fourth field); the rest from the score")
 @click.option("--compare/--no-compare", default=True, show_default=True,
               help="also fit K and report the hand-written evaluation's error")
 @click.option("--out", type=click.Path(dir_okay=False), help="save the network (.npz)")
 @click.option("--quantized-out", type=click.Path(dir_okay=False),
               help="save the integer network an engine reads (lab/network/nnue.quantized, .npz)")
-def main(labels, held_out, seed, hidden, epochs, batch, rate, schedule, error_sample, compare,
-         out, quantized_out):
+def main(labels, held_out, seed, hidden, epochs, batch, rate, schedule, error_sample,
+         result_weight, compare, out, quantized_out):
     start = time.perf_counter()
     if compare:
-        samples = list(texel.labelled_positions(labels))   # parsed once for both evaluations
+        samples = list(texel.labelled_positions(labels, result_weight))  # parsed once for both
         data = nnue.dataset(samples)
     else:
-        data = nnue.load_labels(labels)
+        data = nnue.load_labels(labels, result_weight)
     fitting, kept_out = nnue.split_by_game(data, held_out, seed)
     print(f"{len(data.target):,} positions of {len(np.unique(data.game)):,} games "
           f"({len(fitting.target):,} fitting, {len(kept_out.target):,} held out; "

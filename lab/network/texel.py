@@ -104,17 +104,24 @@ def quiet_positions(pgn_paths: Iterable, skip_plies: int = 16):
             board.push(move)
 
 
-def labelled_positions(path):
+GAME_RESULTS = {"1": 1.0, "0.5": 0.5, "0": 0.0}   # a label line's 4th field -> white's score
+
+
+def labelled_positions(path, result_weight: float = 0.0):
     """Yield (game index, python-chess board, target) from a lab/network/label_positions.py
     file (`FEN;score;game` lines): the target is the expected score (white's view) the
     engine's score stands for, win_probability at K = 1. Only the curve's shape matters:
-    K is then fitted to the targets as to game results."""
+    K is then fitted to the targets as to game results. A line with its game's result
+    (label_static's `;result`) is blended as lab.network.nnue.load_labels does."""
     import chess
 
     with open(path) as handle:
         for line in handle:
-            fen, score, game = line.rstrip("\n").split(";")
-            yield int(game), chess.Board(fen), float(win_probability(float(score), 1.0))
+            fen, score, game, *rest = line.rstrip("\n").split(";")
+            target = float(win_probability(float(score), 1.0))
+            if rest and rest[0] in GAME_RESULTS:
+                target = (1.0 - result_weight) * target + result_weight * GAME_RESULTS[rest[0]]
+            yield int(game), chess.Board(fen), target
 
 
 def load_samples(root, pgns, skip_plies: int, labels=None):
