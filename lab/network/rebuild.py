@@ -70,13 +70,16 @@ def _step(title: str, args: List[str]) -> None:
                    "(label_static's --perturb)")
 @click.option("--jobs", default=2, show_default=True, help="Stockfish processes labelling")
 @click.option("--epochs", default=6, show_default=True)
+@click.option("--result-weight", default=0.0, show_default=True,
+              help="share of each target taken from its game's result (nnue_train's option)")
 @click.option("--hidden", default=256, show_default=True, help="hidden units per point of view")
 @click.option("--seed", default=0, show_default=True, help="labelling and split seed")
 @click.option("--labels", "labels_out", type=click.Path(dir_okay=False),
               help="keep the labels in this file (default: a temporary one)")
 @click.option("--out", default=str(SHIPPED_NETWORK), show_default=True,
               type=click.Path(dir_okay=False), help="the quantised network")
-def main(games_commit, pgn_dir, files, perturb, jobs, epochs, hidden, seed, labels_out, out):
+def main(games_commit, pgn_dir, files, perturb, jobs, epochs, result_weight, hidden, seed,
+         labels_out, out):
     python = sys.executable
     with tempfile.TemporaryDirectory(prefix="twobig-network-") as work:
         work = Path(work)
@@ -94,6 +97,7 @@ def main(games_commit, pgn_dir, files, perturb, jobs, epochs, hidden, seed, labe
                           "--no-compare", "--held-out", "0.1", "--seed", str(seed),
                           "--hidden", str(hidden), "--epochs", str(epochs), "--batch", "1024",
                           "--rate", "3e-3", "--schedule", "--error-sample", "100000",
+                          "--result-weight", str(result_weight),
                           "--quantized-out", str(out)])
     if Path(out).resolve() == SHIPPED_NETWORK.resolve():
         _step("the new bench signature", [python, "-m", "engine.cli", "bench"])
