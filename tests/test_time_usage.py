@@ -110,3 +110,44 @@ def test_a_timed_match_writes_each_movers_clock(tmp_path):
     assert len(clocks) == 8 and all(c is not None and 0 < c <= 600 + 1 * 8 for c in clocks)
     times = time_usage.move_times(game, 1.0)
     assert set(times) == {"A", "B"} and all(t >= 0 for ts in times.values() for t in ts)
+
+
+def test_depths_are_read_from_cutechess_comments_by_phase(usage, tmp_path):
+    """cutechess-cli's `{score/depth seconds}` comments: book moves and other comments are
+    left out; a move's phase is that of the position before it (the opening plies first)."""
+    game = chess.pgn.Game()
+    game.headers["White"], game.headers["Black"] = "A", "B"
+    node = game
+    comments = ["book", "+0.10/12 0.50s", "-0.20/14 1.5s", "+M3/30 0.25s", "no score here"]
+    for uci, comment in zip(["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"], comments):
+        node = node.add_variation(chess.Move.from_uci(uci))
+        node.comment = comment
+    path = tmp_path / "games.pgn"
+    path.write_text(str(game) + "\n\n" + str(game) + "\n")
+    moves = list(usage.reported_moves(game))
+    assert moves == [("B", "opening", 12, 0.5), ("A", "opening", 14, 1.5),
+                     ("B", "opening", 30, 0.25)]
+    table = usage.depth_table(str(path))
+    assert table[("B", "opening")] == (4, pytest.approx(21.0), pytest.approx(0.375))
+    assert table[("A", "opening")] == (2, pytest.approx(14.0), pytest.approx(1.5))
+    result = CliRunner().invoke(usage.main, ["--pgn", str(path), "--depths"])
+    assert result.exit_code == 0 and "| B | 21.0 plies, 0.38 s (4) | - | - | - |" in result.output
+
+
+def test_a_depths_phase_past_the_opening_plies_follows_the_material(usage):
+    """After lab.matches.loss_profile.OPENING_PLIES plies, a rook and a pawn (5 of non-pawn
+    material) is the endgame; the full set of pieces is the middle game."""
+    from lab.matches import loss_profile
+
+    shuffle = ["e1d1", "e8d8", "d1e1", "d8e8"] * (loss_profile.OPENING_PLIES // 4)
+    for fen, last, phase in (("4k3/8/8/8/8/8/4P3/R3K3 w - - 0 40", "a1a7", "endgame"),
+                             (chess.STARTING_FEN, None, "middlegame")):
+        board = chess.Board(fen)
+        game = chess.pgn.Game.from_board(board)
+        game.headers["White"] = "A"
+        node = game
+        moves = shuffle + [last] if last else ["g1f3", "g8f6", "f3g1", "f6g8"] * 5 + ["e2e4"]
+        for uci in moves:
+            node = node.add_variation(chess.Move.from_uci(uci))
+        node.comment = "+0.50/20 0.1s"
+        assert [(name, found) for name, found, _, _ in usage.reported_moves(game)] == [("A", phase)]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How each engine of a match spends its clock: the mean seconds a move, per block of moves
 counted from the end of the opening, read from the PGN's `[%clk]` comments (scripts/match.py
-writes the mover's clock after each move of a timed game; so does cutechess-cli).
+writes the mover's clock after each move of a timed game).
 
 A move's time is the clock before it plus the increment minus the clock after it, so the
 pipe and the referee's own delays are included, as the game's clock counts them.
@@ -13,13 +13,24 @@ the lowest clock it had in each game, summarised (games, those below SECONDS, th
 game's lowest, the lowest of all). `--stalls SECONDS --inc INC [--below CLOCK]` counts
 the moves each engine made with under CLOCK seconds on its clock (default 1) and lists
 those that took more than SECONDS: the stalls a low clock has to survive.
+
+`--depths` reads cutechess-cli's move comments instead (`{+0.32/18 2.1s}`: the mover's
+score, depth and seconds; `{book}` for book moves, left out) and reports, per engine and
+phase (lab.matches.loss_profile's phases: the opening plies, then the non-pawn material
+on the board before the move), the moves, their mean depth and their mean seconds.
 """
+import re
 import statistics
 from collections import defaultdict
 from typing import Dict, Iterator, List, Optional, Tuple
 
 import chess.pgn
 import click
+
+from lab.matches.loss_profile import PHASES, non_pawn_material, phase_of
+
+# cutechess-cli's comment of a searched move: score (pawns or M<n>), depth, seconds.
+CUTECHESS_COMMENT = re.compile(r"^[+-]?M?\d+(?:\.\d+)?/(\d+) (\d+(?:\.\d+)?)s")
 
 
 def move_times(game: chess.pgn.Game, inc: float) -> Dict[str, List[float]]:
@@ -102,6 +113,31 @@ def lowest_clocks(pgn_path: str) -> Dict[str, List[float]]:
     return lowest
 
 
+def reported_moves(game: chess.pgn.Game) -> Iterator[Tuple[str, str, int, float]]:
+    """(player, phase, depth, seconds) of each move whose comment is cutechess-cli's
+    `score/depth seconds`s`, in order; the phase is that of the position before the move."""
+    names = {chess.WHITE: game.headers.get("White", "?"), chess.BLACK: game.headers.get("Black", "?")}
+    board = game.board()
+    for ply, node in enumerate(game.mainline()):
+        found = CUTECHESS_COMMENT.match(node.comment.strip())
+        if found:
+            phase = phase_of(ply, non_pawn_material(board))
+            yield names[board.turn], phase, int(found.group(1)), float(found.group(2))
+        board.push(node.move)
+
+
+def depth_table(pgn_path: str) -> Dict[Tuple[str, str], Tuple[int, float, float]]:
+    """(player, phase) -> (moves, mean depth, mean seconds) over the file's reported moves."""
+    sums: Dict[Tuple[str, str], List[float]] = defaultdict(lambda: [0, 0.0, 0.0])
+    for game in _read_games(pgn_path):
+        for name, phase, depth, seconds in reported_moves(game):
+            entry = sums[(name, phase)]
+            entry[0] += 1
+            entry[1] += depth
+            entry[2] += seconds
+    return {key: (int(n), depth / n, seconds / n) for key, (n, depth, seconds) in sums.items()}
+
+
 def usage_table(pgn_path: str, inc: float, block: int, blocks: int) -> Dict[str, List[float]]:
     """Per engine, the mean seconds a move in each block of `block` moves (NaN-free: a block
     no game reached is left out at the end)."""
@@ -132,7 +168,20 @@ def usage_table(pgn_path: str, inc: float, block: int, blocks: int) -> Dict[str,
               help="Report the moves made with under --below seconds on the clock that took "
                    "more than this many seconds (needs --inc).")
 @click.option("--below", type=float, default=1.0, show_default=True)
-def main(pgn_path, inc, block, blocks, lowest, stalls, below):
+@click.option("--depths", is_flag=True,
+              help="Report moves, mean depth and mean seconds per engine and phase from "
+                   "cutechess-cli's move comments.")
+def main(pgn_path, inc, block, blocks, lowest, stalls, below, depths):
+    if depths:
+        table = depth_table(pgn_path)
+        click.echo("| engine | " + " | ".join(PHASES) + " |")
+        click.echo("|---" * (len(PHASES) + 1) + "|")
+        for name in sorted({name for name, _ in table}):
+            cells = [(f"{table[(name, phase)][1]:.1f} plies, {table[(name, phase)][2]:.2f} s "
+                      f"({table[(name, phase)][0]:,})") if (name, phase) in table else "-"
+                     for phase in PHASES]
+            click.echo(f"| {name} | " + " | ".join(cells) + " |")
+        return
     if stalls is not None:
         click.echo(f"| engine | moves under {below:g} s on the clock | those over {stalls:g} s "
                    "| slowest (clock before, seconds) |")
