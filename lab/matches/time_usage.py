@@ -29,8 +29,20 @@ import click
 
 from lab.matches.loss_profile import PHASES, non_pawn_material, phase_of
 
-# cutechess-cli's comment of a searched move: score (pawns or M<n>), depth, seconds.
-CUTECHESS_COMMENT = re.compile(r"^[+-]?M?\d+(?:\.\d+)?/(\d+) (\d+(?:\.\d+)?)s")
+# cutechess-cli's comment of a searched move: score (pawns, or M<n> for a mate), depth, seconds.
+CUTECHESS_COMMENT = re.compile(r"^([+-]?)(M?)(\d+(?:\.\d+)?)/(\d+) (\d+(?:\.\d+)?)s")
+MATE_PAWNS = 100.0   # a mate's score, in pawns, when scores are compared
+
+
+def cutechess_comment(comment: str) -> Optional[Tuple[float, int, float]]:
+    """(the mover's score in pawns, depth, seconds) of a cutechess-cli move comment such as
+    `+0.32/18 2.1s` or `-M5/20 0.6s` (a mate: +-MATE_PAWNS); None for `book` or any other."""
+    found = CUTECHESS_COMMENT.match(comment.strip())
+    if not found:
+        return None
+    sign, mate, value, depth, seconds = found.groups()
+    score = MATE_PAWNS if mate else float(value)
+    return (-score if sign == "-" else score), int(depth), float(seconds)
 
 
 def move_times(game: chess.pgn.Game, inc: float) -> Dict[str, List[float]]:
@@ -74,7 +86,7 @@ def slow_low_clock_moves(pgn_path: str, inc: float, below: float,
     slowest first: the stalls a low clock has to survive."""
     counts: Dict[str, int] = defaultdict(int)
     slow: Dict[str, List[Tuple[float, float]]] = defaultdict(list)
-    for game in _read_games(pgn_path):
+    for game in read_games(pgn_path):
         for name, clock, seconds in timed_moves(game, inc):
             if clock < below:
                 counts[name] += 1
@@ -91,7 +103,7 @@ def _base_seconds(time_control: str) -> Optional[float]:
         return None
 
 
-def _read_games(pgn_path: str):
+def read_games(pgn_path: str):
     with open(pgn_path, encoding="utf-8", errors="replace") as handle:
         while True:
             game = chess.pgn.read_game(handle)
@@ -104,7 +116,7 @@ def lowest_clocks(pgn_path: str) -> Dict[str, List[float]]:
     """Per engine, the lowest clock (seconds) it had after any of its moves, one per game
     that has clock comments for it."""
     lowest: Dict[str, List[float]] = defaultdict(list)
-    for game in _read_games(pgn_path):
+    for game in read_games(pgn_path):
         least: Dict[str, float] = {}
         for name, _, clock in _clocked_moves(game, None):
             least[name] = min(clock, least.get(name, clock))
@@ -119,17 +131,17 @@ def reported_moves(game: chess.pgn.Game) -> Iterator[Tuple[str, str, int, float]
     names = {chess.WHITE: game.headers.get("White", "?"), chess.BLACK: game.headers.get("Black", "?")}
     board = game.board()
     for ply, node in enumerate(game.mainline()):
-        found = CUTECHESS_COMMENT.match(node.comment.strip())
+        found = cutechess_comment(node.comment)
         if found:
-            phase = phase_of(ply, non_pawn_material(board))
-            yield names[board.turn], phase, int(found.group(1)), float(found.group(2))
+            _, depth, seconds = found
+            yield names[board.turn], phase_of(ply, non_pawn_material(board)), depth, seconds
         board.push(node.move)
 
 
 def depth_table(pgn_path: str) -> Dict[Tuple[str, str], Tuple[int, float, float]]:
     """(player, phase) -> (moves, mean depth, mean seconds) over the file's reported moves."""
     sums: Dict[Tuple[str, str], List[float]] = defaultdict(lambda: [0, 0.0, 0.0])
-    for game in _read_games(pgn_path):
+    for game in read_games(pgn_path):
         for name, phase, depth, seconds in reported_moves(game):
             entry = sums[(name, phase)]
             entry[0] += 1
@@ -143,7 +155,7 @@ def usage_table(pgn_path: str, inc: float, block: int, blocks: int) -> Dict[str,
     no game reached is left out at the end)."""
     sums: Dict[str, List[float]] = defaultdict(lambda: [0.0] * blocks)
     counts: Dict[str, List[int]] = defaultdict(lambda: [0] * blocks)
-    for game in _read_games(pgn_path):
+    for game in read_games(pgn_path):
         for name, times in move_times(game, inc).items():
             for number, seconds in enumerate(times):
                 k = number // block
