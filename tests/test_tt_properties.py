@@ -237,7 +237,7 @@ def test_level_one_holds_the_more_important_position(scheme, aging, play, ops):
             assert any(e is not None and e.key == op[1] for e in (first, second))
 
 
-def test_issue_example_big_subtree_survives():
+def test_a_big_subtree_outlives_two_small_ones_in_a_twobig1_bucket():
     """3, 50,000 and 10 nodes into one TwoBig1 bucket: the 50,000-node result stays."""
     tt, model = new_pair(scheme_index("TwoBig1"), 1, True, False)
     replay(tt, model, [("store", 1, 0, 0, 1, EXACT, 3), ("store", 2, 0, 0, 5, EXACT, 50_000),
