@@ -5,9 +5,12 @@ viewer, piece kind, square seen from the viewer's side): 768. Each view's accumu
 b1 + the sum of the first layer's rows of its inputs (NN_HIDDEN values, x 255); the output
 reads the side to move's view first:
 
-    out = b2 + W2[:H] . clip(acc[stm], 0, 255) + W2[H:] . clip(acc[other], 0, 255)
+    out = b2[k] + W2[k, :H] . clip(acc[stm], 0, 255) + W2[k, H:] . clip(acc[other], 0, 255)
 
 in units of 255 x 64 per logit (lab.network.nnue.quantized), turned into centipawns by NN_CP.
+The output bucket k = (pieces on the board - 2) x NN_BUCKETS // 32 (output_bucket) picks
+one of NN_BUCKETS output layers: 0 with the two kings alone, NN_BUCKETS - 1 with 30 or more
+pieces. A network trained with one output layer is loaded into every bucket (engine.tables).
 
 Accumulators are kept per search ply in `accs` (int16[plies, 2 H]: the white view, then
 the black view), with the Zobrist key of the position they belong to in the search
@@ -23,15 +26,14 @@ the shipped weights; a replay's intermediate sums may wrap, int16 sums being mod
 import numpy as np
 
 from engine._jit import jit, jit_inline
-from engine.bitboard import lsb
+from engine.bitboard import lsb, popcount
 from engine.codec import (
     move_flag, move_from, move_to, piece_colour_of, piece_of, piece_type_of, promotion_type,
 )
 from engine.position import castled_square
 from engine.types import (
     EMPTY, FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, I_NN_B2, META_PLY, N_NN_B1, N_NN_W1,
-    N_NN_W2,
-    NN_HIDDEN, NO_MOVE, ROOK, ST_CAPTURED, ST_CASTLING_ROOK, ST_MOVE, ST_MOVED, ST_SIDE, STACK_LEN,
+    N_NN_W2, NN_BUCKETS, NN_HIDDEN, OCC, NO_MOVE, ROOK, ST_CAPTURED, ST_CASTLING_ROOK, ST_MOVE, ST_MOVED, ST_SIDE, STACK_LEN,
     STACK_NN_KEY, U1, WHITE,
 )
 
@@ -195,13 +197,21 @@ def _replay_fused(st, nn, acc, row):
 
 
 @jit_inline
-def _output(nn, own, other):
+def output_bucket(pieces):
+    """The output layer used with `pieces` pieces on the board, kings included (2..32);
+    lab.network.nnue trains by the same rule."""
+    return min((pieces - 2) * NN_BUCKETS // 32, NN_BUCKETS - 1)
+
+
+@jit_inline
+def _output(nn, own, other, bucket):
     # Weight slices indexed from 0, as in _add_rows, so that the loops vectorize; the sum is
     # kept in int32 by hand (numba widens int32 + int32 to int64), which lets LLVM pair the
     # int16 products into vpmaddwd: 5 times faster. It cannot overflow: 255 x the sum of
-    # |W2| stays below 2^31 (engine.tables checks the weights it loads).
-    own_w = nn[N_NN_W2:N_NN_W2 + NN_HIDDEN]
-    other_w = nn[N_NN_W2 + NN_HIDDEN:N_NN_W2 + 2 * NN_HIDDEN]
+    # |W2| of a bucket stays below 2^31 (engine.tables checks the weights it loads).
+    base = N_NN_W2 + bucket * 2 * NN_HIDDEN
+    own_w = nn[base:base + NN_HIDDEN]
+    other_w = nn[base + NN_HIDDEN:base + 2 * NN_HIDDEN]
     out = np.int32(0)
     for j in range(NN_HIDDEN):
         a = np.int32(min(max(own[j], np.int16(0)), np.int16(NN_QA)))
@@ -231,10 +241,11 @@ def network_eval(P, T, accs, stack, ply):
         else:
             _refresh(P, T, acc)
         stack[ply, STACK_NN_KEY] = key
+    bucket = output_bucket(popcount(P.bb[OCC] | P.bb[OCC + 1]))
     if P.st[row, ST_SIDE] == WHITE:
-        out = _output(T.nn, acc[:NN_HIDDEN], acc[NN_HIDDEN:])
+        out = _output(T.nn, acc[:NN_HIDDEN], acc[NN_HIDDEN:], bucket)
     else:
-        out = _output(T.nn, acc[NN_HIDDEN:], acc[:NN_HIDDEN])
-    cp = (out + T.i[I_NN_B2]) * NN_CP
+        out = _output(T.nn, acc[NN_HIDDEN:], acc[:NN_HIDDEN], bucket)
+    cp = (out + T.i[I_NN_B2 + bucket]) * NN_CP
     scale = NN_QA * NN_QB
     return cp // scale if cp >= 0 else -(-cp // scale)

@@ -4,7 +4,7 @@
 the uint64 one has the attack tables (engine.attacks), the evaluation's file and pawn-span
 masks (engine.eval) and the Zobrist keys (engine.zobrist, from
 Polyglot's random array in engine/polyglot_random.npy); the int64 one has the PeSTO
-piece-square tables (engine.pst), phase weights and the network's output bias; the int16
+piece-square tables (engine.pst), phase weights and the network's output biases; the int16
 one the evaluation network's weights (engine.nnue), read from engine/nnue_net.npz.
 The castling-rights masks depend on where the castling rooks stand (Chess960), so they
 belong to each position (engine.position, its meta array).
@@ -20,7 +20,7 @@ from engine.eval import fill_eval_masks
 from engine.nnue import NN_QA
 from engine.pst import PHASE_INC, build_pst
 from engine.types import (
-    I_NN_B2, I_PHASE, N_SIZE, I_PST_EG, I_PST_MG, I_SIZE, U_SIZE,
+    I_NN_B2, I_PHASE, N_SIZE, I_PST_EG, I_PST_MG, I_SIZE, NN_BUCKETS, NN_HIDDEN, U_SIZE,
 )
 from engine.zobrist import fill_zobrist_tables
 
@@ -30,6 +30,28 @@ from engine.zobrist import fill_zobrist_tables
 POLYGLOT_RANDOM = Path(__file__).with_name("polyglot_random.npy")
 
 Tables = collections.namedtuple("Tables", "u i nn")
+
+
+def network_arrays(net) -> tuple:
+    """(T.nn, the NN_BUCKETS output biases) of an integer network (lab.network.nnue.quantized's
+    arrays: w1, b1, w2 of shape (buckets, 2 x NN_HIDDEN) or (2 x NN_HIDDEN,), b2). A network
+    with one output layer fills every bucket with it; any other number of buckets must be
+    NN_BUCKETS. Raises ValueError for weights of another shape or an output sum that could
+    overflow engine.nnue._output's int32."""
+    w2 = np.asarray(net["w2"], dtype=np.int64).reshape(-1, 2 * NN_HIDDEN)
+    b2 = np.asarray(net["b2"], dtype=np.int64).ravel()
+    if len(w2) == 1:
+        w2, b2 = np.repeat(w2, NN_BUCKETS, axis=0), np.repeat(b2, NN_BUCKETS)
+    if len(w2) != NN_BUCKETS or len(b2) != NN_BUCKETS:
+        raise ValueError(f"{len(w2)} output layers and {len(b2)} biases, not 1 or {NN_BUCKETS}")
+    # engine.nnue._output's int32 sum: activations clip at NN_QA.
+    if NN_QA * np.abs(w2).sum(axis=1).max() >= 2 ** 31:
+        raise ValueError("an output sum could overflow int32")
+    nn = np.concatenate([np.asarray(net["w1"]).ravel(), np.asarray(net["b1"]).ravel(),
+                         w2.ravel()]).astype(np.int16)
+    if nn.size != N_SIZE:
+        raise ValueError(f"{nn.size} weights, not {N_SIZE}")
+    return nn, b2
 
 
 @functools.lru_cache(maxsize=1)
@@ -44,12 +66,8 @@ def get_tables() -> Tables:
     i[I_PST_MG:I_PST_MG + 768] = pst_mg.ravel()
     i[I_PST_EG:I_PST_EG + 768] = pst_eg.ravel()
     i[I_PHASE:I_PHASE + 12] = PHASE_INC + PHASE_INC   # by piece; EMPTY (12) stays 0
-    net = np.load(Path(__file__).with_name("nnue_net.npz"))
-    nn = np.concatenate([net[name].ravel() for name in ("w1", "b1", "w2")]).astype(np.int16)
-    assert nn.size == N_SIZE
-    # engine.nnue._output's int32 sum: activations clip at NN_QA.
-    assert NN_QA * np.abs(net["w2"].astype(np.int64)).sum() < 2 ** 31
-    i[I_NN_B2] = int(net["b2"][0])
+    nn, i[I_NN_B2:I_NN_B2 + NN_BUCKETS] = network_arrays(
+        np.load(Path(__file__).with_name("nnue_net.npz")))
     u.flags.writeable = False
     i.flags.writeable = False
     nn.flags.writeable = False

@@ -112,7 +112,7 @@ DRAW = 0
 #   U_KNIGHT        64  knight attacks[sq]       I_PST_MG     768  [piece * 64 + sq]
 #   U_KING          64  king attacks[sq]         I_PST_EG     768  [piece * 64 + sq]
 #   U_PAWN         128  [colour * 64 + sq]       I_PHASE       13  [piece], EMPTY -> 0
-#   U_ROOK_MASK     64  relevant occupancy       I_NN_B2        1  the network's output bias
+#   U_ROOK_MASK     64  relevant occupancy       I_NN_B2        8  the network's output biases
 #   U_ROOK_MAGIC    64  magic multiplier
 #   U_ROOK_SHIFT    64  64 - relevant bits
 #   U_ROOK_BASE     64  start of the square's block in T.u
@@ -160,15 +160,16 @@ U_SIZE = U_KING_BOX + 7 * 64
 I_PST_MG = 0
 I_PST_EG = 768
 I_PHASE = 1536
-I_NN_B2 = I_PHASE + 16   # the network's output bias, x 255 x 64 (engine.nnue)
-I_SIZE = I_NN_B2 + 1
+NN_BUCKETS = 8           # the network's output buckets, chosen by the number of pieces
+I_NN_B2 = I_PHASE + 16   # the network's output biases, one per bucket, x 255 x 64 (engine.nnue)
+I_SIZE = I_NN_B2 + NN_BUCKETS
 
 # The evaluation network's int16 weights, T.nn (engine.nnue; lab.network.nnue.quantized):
 NN_HIDDEN = 256
 N_NN_W1 = 0                            # 768 x NN_HIDDEN first layer, x 255
 N_NN_B1 = N_NN_W1 + 768 * NN_HIDDEN    # NN_HIDDEN, x 255
-N_NN_W2 = N_NN_B1 + NN_HIDDEN          # 2 x NN_HIDDEN output weights, x 64
-N_SIZE = N_NN_W2 + 2 * NN_HIDDEN
+N_NN_W2 = N_NN_B1 + NN_HIDDEN          # NN_BUCKETS x 2 x NN_HIDDEN output weights, x 64
+N_SIZE = N_NN_W2 + NN_BUCKETS * 2 * NN_HIDDEN
 
 # The search's per-ply record (engine.search.SearchState.stack), one row per ply:
 STACK_PV_LEN = 0     # the PV's end in pv[ply] (moves pv[ply, ply:end])

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from engine.nnue import NN_QA
-from engine.types import N_SIZE
+from engine.tables import network_arrays
+from engine.types import N_SIZE, NN_BUCKETS, NN_HIDDEN
 from lab.network import rebuild
 
 KASPAROV = Path(__file__).resolve().parents[1] / "data" / "pgn" / "Kasparov_1994.pgn"
@@ -41,10 +41,11 @@ def test_a_few_games_give_weights_the_engine_loads(tmp_path):
     (games / "few.pgn").write_text(text[:starts[40]])
     out = tmp_path / "net.npz"
     result = CliRunner().invoke(rebuild.main, ["--pgn-dir", str(games), "--epochs", "1",
-                                               "--jobs", "1", "--out", str(out)])
+                                               "--jobs", "1", "--buckets", str(NN_BUCKETS),
+                                               "--out", str(out)])
     assert result.exit_code == 0, result.output
     net = np.load(out)
-    assert sum(net[name].size for name in ("w1", "b1", "w2")) == N_SIZE
-    assert net["b2"].shape == (1,)
-    assert NN_QA * np.abs(net["w2"].astype(np.int64)).sum() < 2 ** 31
+    assert net["w2"].shape == (NN_BUCKETS, 2 * NN_HIDDEN) and net["b2"].shape == (NN_BUCKETS,)
+    nn, _ = network_arrays(net)      # raises on a wrong size or an output sum beyond int32
+    assert nn.size == N_SIZE
     assert np.abs(net["w1"]).max() > 0

@@ -59,9 +59,10 @@ FENS = ["r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5"
         "r4rk1/1b3ppp/p7/1p1Q4/8/1B3N2/PP3PPP/3R1RK1 w - - 0 1"]
 
 
-def test_gradients_match_finite_differences():
+@pytest.mark.parametrize("buckets", [1, 8])
+def test_gradients_match_finite_differences(buckets):
     data = _dataset(FENS, [0.7, 0.2, 0.5, 0.9])
-    net = nnue.new_network(6, seed=1)
+    net = nnue.new_network(6, seed=1, buckets=buckets)
     net = nnue.Network(*(a.astype(np.float64) for a in net))   # float64: a clean difference
     grads = [np.zeros_like(a) for a in net]
     batch = np.arange(len(FENS), dtype=np.int64)
@@ -168,24 +169,44 @@ def test_a_result_weight_blends_the_games_result_into_the_target(tmp_path):
     assert white_targets == pytest.approx([lost, lost, 0.625, 0.5])
 
 
-def test_the_integer_network_gives_the_float_networks_logit():
+@pytest.mark.parametrize("buckets", [1, 8])
+def test_the_integer_network_gives_the_float_networks_logit(buckets):
     """lab/network/nnue.quantized's arrays, evaluated as an engine would (integer sums, activations
-    clipped at QA), give the float network's logit within the rounding (the output
-    weights x 64 are the coarse part: 0.06 is about 10 centipawns)."""
-    net = nnue.new_network(16, seed=6)
+    clipped at QA, the output layer of the bucket the number of pieces picks), give the float
+    network's logit within the rounding (the output weights x 64 are the coarse part: 0.06 is
+    about 10 centipawns)."""
+    net = nnue.new_network(16, seed=6, buckets=buckets)
     q = nnue.quantized(net)
+    assert q["w2"].shape == (buckets, 32) and q["b2"].shape == (buckets,)
+    used = set()
     for fen in FENS:
-        feats = nnue.position_features(chess.Board(fen))
-        total = int(q["b2"][0])
+        board = chess.Board(fen)
+        feats = nnue.position_features(board)
+        bucket = min((len(board.piece_map()) - 2) * buckets // 32, buckets - 1)
+        used.add(bucket)
+        total = int(q["b2"][bucket])
         for view in range(2):
             acc = q["b1"].copy()
             for f in feats[view]:
                 if f >= 0:
                     acc += q["w1"][f]
-            total += int(np.dot(np.clip(acc, 0, nnue.QA), q["w2"][view * 16:(view + 1) * 16]))
+            total += int(np.dot(np.clip(acc, 0, nnue.QA),
+                                q["w2"][bucket, view * 16:(view + 1) * 16]))
         logit = total / (nnue.QA * nnue.QB)
         p = nnue.predict(*net, feats[None])[0]
         assert logit == pytest.approx(np.log(p / (1 - p)), abs=0.06)
+    assert len(used) == min(buckets, 4)     # 32, 20, 10 and 7 pieces: buckets 7, 4, 2 and 1
+
+
+def test_one_output_layer_draws_the_weights_it_drew_before_buckets():
+    """new_network's draws for one bucket are those of the single output layer before
+    output buckets existed, so that a rebuild with the same seed starts from the same weights."""
+    rng = np.random.default_rng(11)
+    w1 = rng.standard_normal((nnue.N_FEATURES + nnue.N_VIRTUAL, 8)) * 0.05
+    w2 = rng.standard_normal(16) / np.sqrt(16)
+    net = nnue.new_network(8, seed=11)
+    assert np.array_equal(net.w1, w1.astype(np.float32))
+    assert np.array_equal(net.w2, w2.astype(np.float32)[None])
 
 
 def test_the_rate_schedule_steps_down_in_the_second_half_and_the_last_epoch():

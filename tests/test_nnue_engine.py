@@ -15,7 +15,8 @@ from conftest import random_game
 from engine.board import Board
 from engine.nnue import NN_CP, NN_QA, new_accumulators, network_eval
 from engine.position import make_null, unmake_null
-from engine.types import MAX_PLY, STACK_LEN
+from engine.tables import Tables, get_tables, network_arrays
+from engine.types import I_NN_B2, MAX_PLY, N_NN_W2, NN_BUCKETS, NN_HIDDEN, STACK_LEN
 from lab.network import nnue as lab_nnue
 
 NET = Path(__file__).resolve().parent.parent / "engine" / "nnue_net.npz"
@@ -107,7 +108,8 @@ def test_the_engine_gives_the_float_networks_value():
     scaled back (the quantized weights / 255 and / 64), in centipawns."""
     q = np.load(NET)
     net = lab_nnue.Network((q["w1"] / NN_QA).astype(np.float64), q["b1"] / NN_QA,
-                           q["w2"] / 64.0, q["b2"] / (NN_QA * 64.0))
+                           q["w2"].reshape(-1, 2 * q["b1"].size) / 64.0,
+                           q["b2"] / (NN_QA * 64.0))
     net = lab_nnue.Network(np.vstack([net.w1, np.zeros((lab_nnue.N_VIRTUAL, net.w1.shape[1]))]),
                            net.b1, net.w2, net.b2)
     rng = random.Random(9)
@@ -131,3 +133,50 @@ def test_a_position_and_its_colour_mirror_score_alike(fen):
     board = Board(fen)
     mirrored = Board(chess.Board(fen).mirror().fen())
     assert _fresh(board, 0) == _fresh(mirrored, 0)
+
+
+def test_each_output_bucket_is_read_for_its_number_of_pieces():
+    """The engine with a network of NN_BUCKETS different output layers (a random float network,
+    quantised) against lab/network/nnue.py's float arithmetic on the same integers: equal within
+    a centipawn in positions of every bucket, each bucket read for its own number of pieces."""
+    net = lab_nnue.new_network(NN_HIDDEN, seed=21, buckets=NN_BUCKETS)
+    net = lab_nnue.Network(net.w1 * 0.2, net.b1, net.w2 * 4.0, net.b2 + np.linspace(-1, 1, NN_BUCKETS))
+    q = lab_nnue.quantized(net)
+    nn, b2 = network_arrays(q)
+    tables = get_tables()
+    i = tables.i.copy()
+    i[I_NN_B2:I_NN_B2 + NN_BUCKETS] = b2
+    T = Tables(tables.u, i, nn)
+    scaled = lab_nnue.Network(np.vstack([q["w1"] / NN_QA, np.zeros((lab_nnue.N_VIRTUAL, NN_HIDDEN))]),
+                              q["b1"] / NN_QA, q["w2"] / 64.0, q["b2"] / (NN_QA * 64.0))
+    rng = random.Random(3)
+    seen = set()
+    while len(seen) < NN_BUCKETS:
+        mirror = chess.Board(None)
+        squares = rng.sample(range(64), rng.randrange(2, 33))
+        mirror.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        mirror.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for square in squares[2:]:
+            kind = rng.choice([chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN] +
+                              ([chess.PAWN] if chess.square_rank(square) not in (0, 7) else []))
+            mirror.set_piece_at(square, chess.Piece(kind, rng.random() < 0.5))
+        mirror.turn = rng.random() < 0.5
+        if not mirror.is_valid():
+            continue
+        seen.add(min((len(squares) - 2) * NN_BUCKETS // 32, NN_BUCKETS - 1))
+        board = Board(mirror.fen())
+        engine_cp = network_eval(board.P, T, new_accumulators(1),
+                                 np.zeros((1, STACK_LEN), dtype=np.int64), 0)
+        p = lab_nnue.predict(*scaled, lab_nnue.position_features(mirror)[None])[0]
+        p = min(max(p, 1e-12), 1 - 1e-12)
+        assert engine_cp == pytest.approx(np.log(p / (1 - p)) * NN_CP, abs=1.0), mirror.fen()
+
+
+def test_a_network_of_one_output_layer_fills_every_bucket():
+    q = dict(np.load(NET))
+    layer, bias = q["w2"].reshape(-1, 2 * NN_HIDDEN)[0], int(q["b2"].ravel()[0])
+    nn, b2 = network_arrays(dict(q, w2=layer, b2=np.array([bias])))
+    assert np.array_equal(nn[N_NN_W2:].reshape(NN_BUCKETS, -1), np.tile(layer, (NN_BUCKETS, 1)))
+    assert list(b2) == [bias] * NN_BUCKETS
+    with pytest.raises(ValueError):       # neither one layer nor NN_BUCKETS
+        network_arrays(dict(q, w2=np.zeros((3, 2 * NN_HIDDEN)), b2=np.zeros(3)))

@@ -8,8 +8,12 @@ side), a hidden layer of H units shared by both points of view, clipped to [0, 1
 output read from both halves, the side to move's first:
 
     a_v   = b1 + sum of W1[f] over the features f of view v         (H values, v = us, them)
-    out   = W2[:H] . clip(a_us, 0, 1) + W2[H:] . clip(a_them, 0, 1) + b2
+    out   = W2[k, :H] . clip(a_us, 0, 1) + W2[k, H:] . clip(a_them, 0, 1) + b2[k]
     p     = 1 / (1 + exp(-out))            the side to move's expected score
+
+k is the output bucket: with B output layers, (pieces on the board - 2) x B // 32, capped at
+B - 1 (engine.nnue.output_bucket), so that an endgame's output is weighed apart from a full
+board's; with B = 1 every position uses the one layer.
 
 A move changes two to four features, so an engine keeps a_v up to date with a few row
 additions per move instead of summing 30 rows per evaluation. The loss is Texel's: the
@@ -143,17 +147,19 @@ def split_by_game(data: Dataset, held_out: float, seed: int = 0):
 class Network(NamedTuple):
     w1: np.ndarray   # float32[N_FEATURES + N_VIRTUAL, H]
     b1: np.ndarray   # float32[H]
-    w2: np.ndarray   # float32[2H]
-    b2: np.ndarray   # float32[1]
+    w2: np.ndarray   # float32[B, 2H]: one output layer per bucket
+    b2: np.ndarray   # float32[B]
 
 
-def new_network(hidden: int, seed: int = 0) -> Network:
+def new_network(hidden: int, seed: int = 0, buckets: int = 1) -> Network:
+    """A network of `hidden` units and `buckets` output layers (1 or engine.types.NN_BUCKETS
+    for an engine), its weights drawn from `seed`."""
     rng = np.random.default_rng(seed)
     return Network(
         (rng.standard_normal((N_FEATURES + N_VIRTUAL, hidden)) * 0.05).astype(np.float32),
         np.full(hidden, 0.3, dtype=np.float32),    # units start inside the clip's linear part
-        (rng.standard_normal(2 * hidden) / math.sqrt(2 * hidden)).astype(np.float32),
-        np.zeros(1, dtype=np.float32))
+        (rng.standard_normal((buckets, 2 * hidden)) / math.sqrt(2 * hidden)).astype(np.float32),
+        np.zeros(buckets, dtype=np.float32))
 
 
 @jit_alloc
@@ -170,16 +176,29 @@ def _accumulate(w1, b1, feats, acc):
 
 
 @jit_alloc
+def _bucket(feats, buckets):
+    """The output bucket of a position's features (engine.nnue.output_bucket's rule)."""
+    pieces = 0
+    for f in feats[0]:
+        if f < 0:
+            break
+        pieces += 1
+    return min((pieces - 2) * buckets // 32, buckets - 1)
+
+
+@jit_alloc
 def _forward(w1, b1, w2, b2, feats, acc_us, acc_them):
-    """The output (a logit) of one position; leaves both views' accumulators filled."""
+    """(the output (a logit), the output bucket) of one position; leaves both views'
+    accumulators filled."""
     _accumulate(w1, b1, feats[0], acc_us)
     _accumulate(w1, b1, feats[1], acc_them)
     hidden = acc_us.shape[0]
-    out = b2[0]
+    bucket = _bucket(feats, b2.shape[0])
+    out = b2[bucket]
     for j in range(hidden):
-        out += w2[j] * min(max(acc_us[j], 0.0), 1.0)
-        out += w2[hidden + j] * min(max(acc_them[j], 0.0), 1.0)
-    return out
+        out += w2[bucket, j] * min(max(acc_us[j], 0.0), 1.0)
+        out += w2[bucket, hidden + j] * min(max(acc_them[j], 0.0), 1.0)
+    return out, bucket
 
 
 @jit_alloc
@@ -191,7 +210,8 @@ def predict(w1, b1, w2, b2, features):
     acc_them = np.empty_like(b1)
     out = np.empty(n)
     for i in range(n):
-        out[i] = 1.0 / (1.0 + math.exp(-_forward(w1, b1, w2, b2, features[i], acc_us, acc_them)))
+        logit = _forward(w1, b1, w2, b2, features[i], acc_us, acc_them)[0]
+        out[i] = 1.0 / (1.0 + math.exp(-logit))
     return out
 
 
@@ -208,7 +228,8 @@ QA, QB = NN_QA, NN_QB
 
 
 def quantized(net: Network) -> dict:
-    """int64 arrays of the network for an engine's integer arithmetic (w1 folded, 768 x H)."""
+    """int64 arrays of the network for an engine's integer arithmetic (w1 folded, 768 x H;
+    w2 buckets x 2H, b2 one per bucket)."""
     return {"w1": np.round(folded(net) * QA).astype(np.int64),
             "b1": np.round(net.b1 * QA).astype(np.int64),
             "w2": np.round(net.w2 * QB).astype(np.int64),
@@ -267,16 +288,16 @@ def _gradients(w1, b1, w2, b2, features, target, batch, g_w1, g_b1, g_w2, g_b2):
     scale = 1.0 / batch.shape[0]
     for i in batch:
         feats = features[i]
-        out = _forward(w1, b1, w2, b2, feats, acc_us, acc_them)
+        out, bucket = _forward(w1, b1, w2, b2, feats, acc_us, acc_them)
         p = 1.0 / (1.0 + math.exp(-out))
         d_out = 2.0 * (p - target[i]) * p * (1.0 - p) * scale
-        g_b2[0] += d_out
+        g_b2[bucket] += d_out
         for view in range(2):
             acc = acc_us if view == 0 else acc_them
             for j in range(hidden):
                 a = acc[j]
-                g_w2[view * hidden + j] += d_out * min(max(a, 0.0), 1.0)
-                d_acc[j] = d_out * w2[view * hidden + j] if 0.0 < a < 1.0 else 0.0
+                g_w2[bucket, view * hidden + j] += d_out * min(max(a, 0.0), 1.0)
+                d_acc[j] = d_out * w2[bucket, view * hidden + j] if 0.0 < a < 1.0 else 0.0
             g_b1 += d_acc
             for f in feats[view]:
                 if f < 0:

@@ -31,6 +31,9 @@ from lab.network import nnue, texel
 @click.option("--held-out", default=0.2, show_default=True, help="share of games kept out")
 @click.option("--seed", default=0, show_default=True, help="seed of the game split")
 @click.option("--hidden", default=64, show_default=True, help="hidden units per point of view")
+@click.option("--buckets", default=1, show_default=True,
+              help="output layers, chosen by the number of pieces (1, or engine.types.NN_BUCKETS "
+                   "for the engine)")
 @click.option("--epochs", default=20, show_default=True)
 @click.option("--batch", default=256, show_default=True)
 @click.option("--rate", default=1e-3, show_default=True, help="Adam's learning rate")
@@ -47,7 +50,7 @@ from lab.network import nnue, texel
 @click.option("--out", type=click.Path(dir_okay=False), help="save the network (.npz)")
 @click.option("--quantized-out", type=click.Path(dir_okay=False),
               help="save the integer network an engine reads (lab/network/nnue.quantized, .npz)")
-def main(labels, held_out, seed, hidden, epochs, batch, rate, schedule, error_sample,
+def main(labels, held_out, seed, hidden, buckets, epochs, batch, rate, schedule, error_sample,
          result_weight, compare, out, quantized_out):
     start = time.perf_counter()
     if compare:
@@ -68,7 +71,7 @@ def main(labels, held_out, seed, hidden, epochs, batch, rate, schedule, error_sa
         k = texel.fit_k(texel.subset(features, ~mask), ones, ones)
         print(f"hand-written evaluation (K = {k:.4f}): held-out error "
               f"{texel.mean_error(texel.subset(features, mask), ones, ones, k):.6f}")
-    net = nnue.new_network(hidden, seed)
+    net = nnue.new_network(hidden, seed, buckets)
     fit_sample, held_sample = fitting, kept_out
     if error_sample:
         # The error of millions of positions takes as long as an epoch: a fixed sample of

@@ -17,7 +17,8 @@ The steps (docs/evaluation.md, "Retraining from nothing"):
 
 The shuffles of labelling and training differ from run to run, so the result is a network
 of the same kind as the shipped one, not the same bits. Another width than the engine's
-NN_HIDDEN (engine/types.py) is refused by engine/tables.py when it loads the weights.
+NN_HIDDEN (engine/types.py), or a number of output layers other than 1 or NN_BUCKETS, is
+refused by engine/tables.py when it loads the weights.
 """
 import subprocess
 import sys
@@ -73,13 +74,15 @@ def _step(title: str, args: List[str]) -> None:
 @click.option("--result-weight", default=0.0, show_default=True,
               help="share of each target taken from its game's result (nnue_train's option)")
 @click.option("--hidden", default=256, show_default=True, help="hidden units per point of view")
+@click.option("--buckets", default=1, show_default=True,
+              help="output layers, chosen by the number of pieces (nnue_train's option)")
 @click.option("--seed", default=0, show_default=True, help="labelling and split seed")
 @click.option("--labels", "labels_out", type=click.Path(dir_okay=False),
               help="keep the labels in this file (default: a temporary one)")
 @click.option("--out", default=str(SHIPPED_NETWORK), show_default=True,
               type=click.Path(dir_okay=False), help="the quantised network")
-def main(games_commit, pgn_dir, files, perturb, jobs, epochs, result_weight, hidden, seed,
-         labels_out, out):
+def main(games_commit, pgn_dir, files, perturb, jobs, epochs, result_weight, hidden, buckets,
+         seed, labels_out, out):
     python = sys.executable
     with tempfile.TemporaryDirectory(prefix="twobig-network-") as work:
         work = Path(work)
@@ -95,7 +98,8 @@ def main(games_commit, pgn_dir, files, perturb, jobs, epochs, result_weight, hid
               + [arg for path in paths for arg in ("--pgn", str(path))])
         _step("network", [python, "-m", "lab.network.nnue_train", "--labels", str(labels),
                           "--no-compare", "--held-out", "0.1", "--seed", str(seed),
-                          "--hidden", str(hidden), "--epochs", str(epochs), "--batch", "1024",
+                          "--hidden", str(hidden), "--buckets", str(buckets),
+                          "--epochs", str(epochs), "--batch", "1024",
                           "--rate", "3e-3", "--schedule", "--error-sample", "100000",
                           "--result-weight", str(result_weight),
                           "--quantized-out", str(out)])
