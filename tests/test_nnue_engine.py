@@ -67,7 +67,8 @@ def test_the_output_sum_cannot_overflow_int32():
     """engine.nnue._output sums the clipped activations (0..NN_QA) times the output weights
     in int32 (so that it vectorizes): the largest possible sum must fit."""
     q = np.load(NET)
-    assert NN_QA * np.abs(q["w2"].astype(np.int64)).sum() < 2 ** 31
+    per_bucket = np.abs(q["w2"].astype(np.int64).reshape(-1, 2 * NN_HIDDEN)).sum(axis=1)
+    assert NN_QA * per_bucket.max() < 2 ** 31
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -106,12 +107,7 @@ def test_replayed_accumulators_equal_a_sum_from_scratch(seed):
 def test_the_engine_gives_the_float_networks_value():
     """The shipped integer network against lab/network/nnue.py's float arithmetic on its integers
     scaled back (the quantized weights / 255 and / 64), in centipawns."""
-    q = np.load(NET)
-    net = lab_nnue.Network((q["w1"] / NN_QA).astype(np.float64), q["b1"] / NN_QA,
-                           q["w2"].reshape(-1, 2 * q["b1"].size) / 64.0,
-                           q["b2"] / (NN_QA * 64.0))
-    net = lab_nnue.Network(np.vstack([net.w1, np.zeros((lab_nnue.N_VIRTUAL, net.w1.shape[1]))]),
-                           net.b1, net.w2, net.b2)
+    net = lab_nnue.from_quantized(np.load(NET))
     rng = random.Random(9)
     board = Board()
     for _ in range(60):
@@ -147,8 +143,7 @@ def test_each_output_bucket_is_read_for_its_number_of_pieces():
     i = tables.i.copy()
     i[I_NN_B2:I_NN_B2 + NN_BUCKETS] = b2
     T = Tables(tables.u, i, nn)
-    scaled = lab_nnue.Network(np.vstack([q["w1"] / NN_QA, np.zeros((lab_nnue.N_VIRTUAL, NN_HIDDEN))]),
-                              q["b1"] / NN_QA, q["w2"] / 64.0, q["b2"] / (NN_QA * 64.0))
+    scaled = lab_nnue.from_quantized(q)
     rng = random.Random(3)
     seen = set()
     while len(seen) < NN_BUCKETS:

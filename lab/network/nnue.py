@@ -236,6 +236,16 @@ def quantized(net: Network) -> dict:
             "b2": np.round(net.b2 * QA * QB).astype(np.int64)}
 
 
+def from_quantized(q) -> Network:
+    """The float network whose arithmetic is `q`'s integer one (quantized's arrays, or an
+    engine's .npz): weights scaled back, the virtual rows zero, w2 as (buckets, 2H)."""
+    hidden = np.asarray(q["b1"]).size
+    w1 = np.vstack([np.asarray(q["w1"]) / QA, np.zeros((N_VIRTUAL, hidden))])
+    return Network(w1, np.asarray(q["b1"]) / QA,
+                   np.asarray(q["w2"]).reshape(-1, 2 * hidden) / QB,
+                   np.asarray(q["b2"]).ravel() / (QA * QB))
+
+
 def accumulator_range(q: dict) -> tuple:
     """(lowest, highest) value any hidden unit's accumulator can take in a legal position,
     for the integer network `q` (quantized's arrays): the bias plus, for each side, its
