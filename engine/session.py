@@ -93,7 +93,7 @@ class Session:
     def search(self, board, limits: Limits,
                on_iteration: Callable[[Iteration], None] = None,
                new_generation: bool = True, keep_stop: bool = False) -> Result:
-        """Search `board` (restored on return) within `limits` on this Session's table.
+        """Search `board` (restored on return) within `limits` on the table it owns.
         keep_stop: a `stop` given since the searcher's `clear_stop()` counts."""
         return self.searcher.run(board, self.table, limits, on_iteration, new_generation,
                                  keep_stop)

@@ -14,16 +14,16 @@ ROOT = Path(__file__).resolve().parent.parent
 README_MAX_LINES = 400
 DOCS_MAX_BYTES = 10 * 1024 * 1024
 
+# The words are put together from pieces, so that this file's own text holds none of them.
+STEP, TRACKER, SITTING = "st" "op", "iss" "ue", "ses" "sion"
 # Words that describe the organisation of the work rather than the product. Case-insensitive.
-PROCESS_WORDS = re.compile(r"\bstops? #?\d+|\bissues? #?\d+|\bsessions? #?\d+", re.I)
+PROCESS_WORDS = re.compile(rf"\b(?:{STEP}|{TRACKER}|{SITTING})s? #?\d+", re.I)
 # First person: the engine, a commit or a date says who and when. Case-sensitive, as words.
 SELF = "\x49"      # the first-person pronoun, written so that this file does not use it
 FIRST_PERSON = re.compile(rf"\b(?:{SELF}(?!/O)|[Mm]y|[Ww]e)\b")
 # In prose (markdown) the two words of PROSE_ONLY count as well; in code the first names
 # the search setup module and the second the side to move (its king).
-# The words are put together from pieces, so that this file's own text holds none of them.
-STEP, TRACKER, SITTING = "st" "op", "iss" "ue", "ses" "sion"
-PROSE_ONLY = re.compile(r"\bsessions?\b|\b[Oo]ur\b", re.I)
+PROSE_ONLY = re.compile(rf"\b{SITTING}s?\b|\b[Oo]ur\b", re.I)
 
 CODE_SPAN = re.compile(r"`[^`\n]*`")
 FENCE = re.compile(r"^```.*?^```", re.M | re.S)
