@@ -22,13 +22,12 @@ def held_out_targets(labels, held_out: float, seed: int, count: int):
     """(features, score targets, result targets) of a sample of `count` held-out positions
     (all of them when count is 0), each target from the side to move's view. Raises
     click.ClickException when a line lacks its game's result."""
-    by_score = nnue.load_labels(labels, 0.0)
-    by_result = nnue.load_labels(labels, 1.0)
-    if not np.isin(by_result.target, (0.0, 0.5, 1.0)).all():
+    by_score, results = nnue.load_labels_and_results(labels)
+    if np.isnan(results).any():
         raise click.ClickException(f"{labels}: lines without a result (label_static.py "
                                    "--add-results gives them theirs)")
     picked = []
-    for data in (by_score, by_result):
+    for data in (by_score, by_score._replace(target=results)):
         sample = nnue.split_by_game(data, held_out, seed)[1]
         picked.append(nnue.sample(sample, count, seed) if count else sample)
     return picked[0].features, picked[0].target, picked[1].target

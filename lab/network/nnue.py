@@ -105,12 +105,9 @@ def fen_features(fen: str) -> np.ndarray:
     return out
 
 
-def load_labels(path, result_weight: float = 0.0) -> Dataset:
-    """A lab/network/label_positions.py file (`FEN;score;game` lines, optionally `;result`
-    as lab/network/label_static.py writes it) as a Dataset; a line cut short (a labelling
-    run stopped mid-write) is skipped. The target is the expected score the score stands
-    for; with `result_weight` w, a line that has its game's result targets
-    (1 - w) x that + w x the result (a line without one keeps the score's alone)."""
+def _read_labels(path):
+    """(features, score targets, result targets (NaN where a line has none), games) of a
+    label file, both targets float64 from the side to move's view."""
     from lab.network.texel import GAME_RESULTS, win_probability
 
     feats, scores, white_moves, games, results = [], [], [], [], []
@@ -127,12 +124,30 @@ def load_labels(path, result_weight: float = 0.0) -> Dataset:
             games.append(int(parts[2]))
             results.append(result)
     white = win_probability(np.array(scores), 1.0)
-    results = np.array(results, dtype=np.float64)
+    white_results = np.array(results, dtype=np.float64)
+    white_moves = np.array(white_moves, dtype=bool)
+    return (np.array(feats, dtype=np.int16), np.where(white_moves, white, 1.0 - white),
+            np.where(white_moves, white_results, 1.0 - white_results),
+            np.array(games, dtype=np.int64))
+
+
+def load_labels(path, result_weight: float = 0.0) -> Dataset:
+    """A lab/network/label_positions.py file (`FEN;score;game` lines, optionally `;result`
+    as lab/network/label_static.py writes it) as a Dataset; a line cut short (a labelling
+    run stopped mid-write) is skipped. The target is the expected score the score stands
+    for; with `result_weight` w, a line that has its game's result targets
+    (1 - w) x that + w x the result (a line without one keeps the score's alone)."""
+    feats, target, results, games = _read_labels(path)
     known = ~np.isnan(results)
-    white[known] = (1.0 - result_weight) * white[known] + result_weight * results[known]
-    target = np.where(np.array(white_moves), white, 1.0 - white)
-    return Dataset(np.array(feats, dtype=np.int16), target.astype(np.float32),
-                   np.array(games, dtype=np.int64))
+    target[known] = (1.0 - result_weight) * target[known] + result_weight * results[known]
+    return Dataset(feats, target.astype(np.float32), games)
+
+
+def load_labels_and_results(path) -> tuple:
+    """(the Dataset of load_labels(path), float32 results from the side to move's view, NaN
+    where a line has none), from one reading of the file."""
+    feats, target, results, games = _read_labels(path)
+    return Dataset(feats, target.astype(np.float32), games), results.astype(np.float32)
 
 
 def split_by_game(data: Dataset, held_out: float, seed: int = 0):
