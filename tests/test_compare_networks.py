@@ -24,31 +24,36 @@ def _labels(tmp_path, with_results=True):
     return path
 
 
-def _network(tmp_path, seed, buckets):
+def _network(tmp_path, seed, buckets, king_buckets=0):
     path = tmp_path / f"net{seed}.npz"
-    np.savez(path, **nnue.quantized(nnue.new_network(8, seed=seed, buckets=buckets)))
+    net = nnue.new_network(8, seed=seed, buckets=buckets, king_buckets=king_buckets)
+    np.savez(path, **nnue.quantized(net))
     return path
 
 
 def test_each_column_is_the_error_against_its_target(tmp_path):
     labels = _labels(tmp_path)
-    nets = [_network(tmp_path, 1, 1), _network(tmp_path, 2, 8)]
+    nets = [_network(tmp_path, 1, 1), _network(tmp_path, 2, 8),
+            _network(tmp_path, 3, 1, nnue.KING_BUCKETS)]
     result = CliRunner().invoke(compare_networks.main, [
         "--labels", str(labels), "--net", str(nets[0]), "--net", str(nets[1]),
-        "--result-weight", "0.25", "--held-out", "0.3", "--error-sample", "0"])
+        "--net", str(nets[2]), "--result-weight", "0.25", "--held-out", "0.3",
+        "--error-sample", "0"])
     assert result.exit_code == 0, result.output
     rows = [line for line in result.output.splitlines() if line.startswith("| /")]
-    assert len(rows) == 2
-    # The same figures from load_labels' own targets on the same split.
+    assert len(rows) == 3
+    # The same figures from load_labels' own targets on the same split, each network's
+    # positions read with its own inputs.
     for path, row in zip(nets, rows):
-        net = nnue.from_quantized(np.load(path))
+        q = np.load(path)
+        net = nnue.from_quantized(q)
         expected = []
         for weight in (0.0, 1.0, 0.25):
-            held = nnue.split_by_game(nnue.load_labels(labels, weight), 0.3, 0)[1]
-            expected.append(nnue.mean_error(net, held))
+            data = nnue.load_labels(labels, weight, nnue.quantized_king_buckets(q))
+            expected.append(nnue.mean_error(net, nnue.split_by_game(data, 0.3, 0)[1]))
         printed = [float(cell) for cell in row.strip("|").split("|")[1:]]
         assert printed == pytest.approx(expected, abs=1e-6)
-    assert rows[0].split("|")[2] != rows[1].split("|")[2]
+    assert len({row.split("|")[2] for row in rows}) == 3
 
 
 def test_labels_without_results_are_refused(tmp_path):

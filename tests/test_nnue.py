@@ -48,8 +48,8 @@ def test_inputs_read_from_a_fen_equal_those_of_the_board():
             [sorted(row) for row in nnue.position_features(board).tolist()]
 
 
-def _dataset(fens, targets):
-    feats = np.stack([nnue.position_features(chess.Board(f)) for f in fens])
+def _dataset(fens, targets, king_buckets=0):
+    feats = np.stack([nnue.position_features(chess.Board(f), king_buckets) for f in fens])
     return nnue.Dataset(feats, np.array(targets, dtype=np.float32), np.arange(len(fens)))
 
 
@@ -59,11 +59,14 @@ FENS = ["r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5"
         "r4rk1/1b3ppp/p7/1p1Q4/8/1B3N2/PP3PPP/3R1RK1 w - - 0 1"]
 
 
-@pytest.mark.parametrize("buckets", [1, 8])
-def test_gradients_match_finite_differences(buckets):
-    data = _dataset(FENS, [0.7, 0.2, 0.5, 0.9])
-    net = nnue.new_network(6, seed=1, buckets=buckets)
+@pytest.mark.parametrize("buckets, king_buckets", [(1, 0), (8, 0), (1, nnue.KING_BUCKETS)])
+def test_gradients_match_finite_differences(buckets, king_buckets):
+    data = _dataset(FENS, [0.7, 0.2, 0.5, 0.9], king_buckets)
+    net = nnue.new_network(6, seed=1, buckets=buckets, king_buckets=king_buckets)
     net = nnue.Network(*(a.astype(np.float64) for a in net))   # float64: a clean difference
+    # the king buckets' copies start at zero: give them weights of their own
+    net.w1[:king_buckets * nnue.N_FEATURES] = np.random.default_rng(2).standard_normal(
+        (king_buckets * nnue.N_FEATURES, 6)) * 0.05
     grads = [np.zeros_like(a) for a in net]
     batch = np.arange(len(FENS), dtype=np.int64)
     nnue._gradients(*net, data.features, data.target.astype(np.float64), batch, *grads)
@@ -124,13 +127,91 @@ def test_training_fits_a_material_count():
     assert after[1] < 0.9 * before[1], (before, after)
 
 
-def test_the_folded_first_layer_gives_the_same_outputs():
-    feats = np.stack([nnue.position_features(chess.Board(f)) for f in FENS])
-    net = nnue.new_network(8, seed=4)
-    w1 = np.zeros_like(net.w1)
-    w1[:nnue.N_FEATURES] = nnue.folded(net)     # the virtual rows now zero
-    plain = nnue.Network(w1, net.b1, net.w2, net.b2)
+@pytest.mark.parametrize("king_buckets", [0, nnue.KING_BUCKETS])
+def test_the_folded_first_layer_gives_the_same_outputs(king_buckets):
+    feats = _dataset(FENS, [0.5] * len(FENS), king_buckets).features
+    net = nnue.new_network(8, seed=4, king_buckets=king_buckets)
+    net.w1[:] = np.random.default_rng(4).standard_normal(net.w1.shape) * 0.05
+    plain = nnue.Network(nnue.folded(net), net.b1, net.w2, net.b2)   # the real rows alone
+    assert len(plain.w1) == max(1, king_buckets) * nnue.N_FEATURES
+    assert nnue.king_buckets_of(plain) == nnue.king_buckets_of(net) == king_buckets
     assert np.allclose(nnue.predict(*net, feats), nnue.predict(*plain, feats), atol=1e-6)
+    # every row matters: without the factor or virtual rows the outputs change
+    for dropped in range(len(plain.w1), len(net.w1), nnue.N_FEATURES):
+        cut = net.w1.copy()
+        cut[dropped:dropped + nnue.N_FEATURES] = 0.0
+        assert not np.allclose(nnue.predict(*net, feats),
+                               nnue.predict(cut, net.b1, net.w2, net.b2, feats), atol=1e-6)
+
+
+# King buckets: where the viewer's own king stands picks a copy of the 768 inputs.
+
+@pytest.mark.parametrize("square, bucket, mirrored", [
+    (chess.A1, 0, False), (chess.B1, 0, False), (chess.G1, 0, True), (chess.H1, 0, True),
+    (chess.C1, 1, False), (chess.D1, 1, False), (chess.E1, 1, True), (chess.F1, 1, True),
+    (chess.A2, 2, False), (chess.H2, 2, True), (chess.D3, 3, False), (chess.E8, 3, True)])
+def test_the_own_kings_square_picks_the_bucket_and_the_mirror(square, bucket, mirrored):
+    assert nnue.king_bucket(square) == (bucket, mirrored)
+
+
+def test_a_king_bucket_input_names_the_copy_and_the_mirrored_square():
+    # Black to move, its king on g8: seen from black's side g1, so copy 0, mirrored; its
+    # pawn on h7 is seen on h2, mirrored to a2. White's king on c1: copy 1, not mirrored;
+    # white sees black's pawn on h7 as an opponent's pawn on h7.
+    board = chess.Board("6k1/7p/8/8/8/8/8/2K5 b - - 0 1")
+    us, them = [sorted(int(f) for f in row if f >= 0)
+                for row in nnue.position_features(board, nnue.KING_BUCKETS)]
+    assert us == sorted([0 * 768 + (0 * 6 + 5) * 64 + chess.B1,
+                         0 * 768 + (0 * 6 + 0) * 64 + chess.A2,
+                         0 * 768 + (1 * 6 + 5) * 64 + (chess.C1 ^ 56 ^ 7)])
+    assert them == sorted([1 * 768 + (0 * 6 + 5) * 64 + chess.C1,
+                           1 * 768 + (1 * 6 + 0) * 64 + chess.H7,
+                           1 * 768 + (1 * 6 + 5) * 64 + chess.G8])
+
+
+@pytest.mark.parametrize("fen", [chess.STARTING_FEN,
+                                 "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5",
+                                 "6k1/5ppp/8/1P6/8/8/2p2PPP/6K1 b - - 0 1",
+                                 "8/8/3k4/8/2P5/8/5K2/8 w - - 0 1"])
+def test_king_bucket_inputs_are_the_same_for_both_mirror_images(fen):
+    """Colours swapped, or files reversed: the same inputs for each view (a position that
+    differs only by the side of the board its pieces stand on is the same to the network)."""
+    board = chess.Board(fen)
+
+    def rows(b):
+        return [sorted(row) for row in nnue.position_features(b, nnue.KING_BUCKETS).tolist()]
+
+    assert rows(board) == rows(board.mirror())
+    assert rows(board) == rows(board.transform(chess.flip_horizontal))
+
+
+def test_king_bucket_inputs_read_from_a_fen_equal_those_of_the_board():
+    import random
+
+    from conftest import random_game
+
+    rng = random.Random(6)
+    for _ in range(40):
+        board = random_game(rng, rng.randrange(0, 80))
+        fast = nnue.fen_features(board.fen(), nnue.KING_BUCKETS)
+        assert [sorted(row) for row in fast.tolist()] == [
+            sorted(row) for row in nnue.position_features(board, nnue.KING_BUCKETS).tolist()]
+
+
+def test_an_integer_king_bucket_network_keeps_its_layout_and_the_engine_refuses_it():
+    from engine.tables import network_arrays
+
+    net = nnue.new_network(8, seed=5, king_buckets=nnue.KING_BUCKETS)
+    net.w1[:] = np.random.default_rng(5).standard_normal(net.w1.shape) * 0.05
+    q = nnue.quantized(net)
+    assert q["w1"].shape == (nnue.KING_BUCKETS * 768, 8)
+    assert nnue.quantized_king_buckets(q) == nnue.KING_BUCKETS
+    assert nnue.quantized_king_buckets(nnue.quantized(nnue.new_network(8))) == 0
+    feats = _dataset(FENS, [0.5] * len(FENS), nnue.KING_BUCKETS).features
+    assert np.allclose(nnue.predict(*nnue.from_quantized(q), feats), nnue.predict(*net, feats),
+                       atol=2e-3)
+    with pytest.raises(ValueError):
+        network_arrays(q)
 
 
 def test_labels_are_read_from_the_side_to_moves_view_and_split_by_game(tmp_path):
@@ -264,3 +345,16 @@ def test_the_accumulator_range_is_the_bias_plus_the_extreme_pieces():
     assert nnue.fits_int16(q)
     q["b1"] = np.array([2 ** 15 - 44])
     assert not nnue.fits_int16(q)
+
+
+def test_the_accumulator_range_covers_every_king_buckets_copy():
+    """Four copies of the inputs: the range is the widest of the copies' ranges, each
+    copy's being the one-copy range of its rows."""
+    rng = np.random.default_rng(3)
+    w1 = rng.integers(-40, 40, size=(4 * 768, 2))
+    w1[2 * 768 + 5 * 64 + 9] = [900, -900]       # copy 2: a king weight far out
+    q = {"w1": w1, "b1": np.array([10, -10])}
+    copies = [nnue.accumulator_range({"w1": w1[k * 768:(k + 1) * 768], "b1": q["b1"]})
+              for k in range(4)]
+    assert nnue.accumulator_range(q) == (min(c[0] for c in copies), max(c[1] for c in copies))
+    assert nnue.accumulator_range(q) == copies[2]

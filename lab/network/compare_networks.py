@@ -18,11 +18,12 @@ import numpy as np
 from lab.network import nnue
 
 
-def held_out_targets(labels, held_out: float, seed: int, count: int):
+def held_out_targets(labels, held_out: float, seed: int, count: int, king_buckets: int = 0):
     """(features, score targets, result targets) of a sample of `count` held-out positions
-    (all of them when count is 0), each target from the side to move's view. Raises
-    click.ClickException when a line lacks its game's result."""
-    by_score, results = nnue.load_labels_and_results(labels)
+    (all of them when count is 0), each target from the side to move's view, the inputs
+    those of `king_buckets` (lab.network.nnue.feature_index). Raises click.ClickException
+    when a line lacks its game's result."""
+    by_score, results = nnue.load_labels_and_results(labels, king_buckets)
     if np.isnan(results).any():
         raise click.ClickException(f"{labels}: lines without a result (label_static.py "
                                    "--add-results gives them theirs)")
@@ -45,13 +46,20 @@ def held_out_targets(labels, held_out: float, seed: int, count: int):
 @click.option("--error-sample", default=100000, show_default=True,
               help="held-out positions scored (0: all)")
 def main(labels, nets, result_weight, held_out, seed, error_sample):
-    features, scores, results = held_out_targets(labels, held_out, seed, error_sample)
-    blended = ((1.0 - result_weight) * scores + result_weight * results).astype(np.float32)
-    click.echo(f"{len(scores):,} held-out positions")
+    loaded = {path: np.load(path) for path in nets}
+    inputs = {}     # the held-out positions, read once for each layout of inputs
+    for path in nets:
+        king_buckets = nnue.quantized_king_buckets(loaded[path])
+        if king_buckets not in inputs:
+            inputs[king_buckets] = held_out_targets(labels, held_out, seed, error_sample,
+                                                    king_buckets)
+    click.echo(f"{len(next(iter(inputs.values()))[1]):,} held-out positions")
     click.echo(f"| network | scores | results | blend ({result_weight:g} of the result) |")
     click.echo("|---|---|---|---|")
     for path in nets:
-        net = nnue.from_quantized(np.load(path))
+        features, scores, results = inputs[nnue.quantized_king_buckets(loaded[path])]
+        blended = ((1.0 - result_weight) * scores + result_weight * results).astype(np.float32)
+        net = nnue.from_quantized(loaded[path])
         errors = [nnue.mean_error(net, nnue.Dataset(features, target, np.zeros(len(target))))
                   for target in (scores, results, blended)]
         click.echo(f"| {path} | " + " | ".join(f"{e:.6f}" for e in errors) + " |")

@@ -22,11 +22,29 @@ stand for (lab/network/texel.win_probability at K = 1), so it is directly compar
 lab/network/texel_tune.py's error of the hand-written evaluation on the same labels. In
 centipawns the network's evaluation is out x 400 / ln 10.
 
+King buckets (`king_buckets` 4; 0, the engine's inputs, is the default): each view's
+768 inputs are taken again for each of four places of its own king, the squares mirrored
+left to right when that king stands on files e-h, so that a pawn shield or an attacker is
+weighed by where the king it guards or attacks stands. The king's square seen from its own
+side, mirrored into files a-d, picks the copy:
+
+    rank 1, files a-b   0        rank 2        2
+    rank 1, files c-d   1        ranks 3-8     3
+
 Training is mini-batch Adam in one jitted loop (numba). With a few hundred thousand
 positions, 768 independent inputs per view overfit; each piece therefore also feeds a
 virtual input of its (relative colour, kind) during training, which `folded` adds back into
-the 768 rows afterwards. Positions: lab/network/label_positions.py files (`FEN;score;game`),
-split by game as texel_tune.py splits them.
+the 768 rows afterwards. With king buckets each piece feeds, besides, its input without the
+king's bucket (the same piece on the same mirrored square, whatever the copy), learnt from
+every position and folded into each copy the same way. The first layer's rows, in order:
+
+    real       768 x max(1, king buckets)   the inputs an engine reads
+    factor     768 (king buckets only)      a piece on a mirrored square, any bucket
+    virtual    12                           a piece of a kind, any square
+
+An engine's network (`quantized`) keeps the real rows alone. Positions:
+lab/network/label_positions.py files (`FEN;score;game`), split by game as texel_tune.py
+splits them.
 """
 import math
 from typing import NamedTuple
@@ -40,25 +58,53 @@ from engine.types import KING
 N_FEATURES = 768
 N_VIRTUAL = 12      # training only: one input per (relative colour, kind), see _accumulate
 MAX_PIECES = 32
+KING_BUCKETS = 4    # the one king-bucket layout (the module docstring's table)
 
 
-def feature_index(view_white: bool, piece_white: bool, kind: int, square: int) -> int:
+def king_bucket(king_seen: int) -> tuple:
+    """(bucket, mirrored) of a view whose own king stands on `king_seen` (seen from its own
+    side, a1 = 0): mirrored when the king is on files e-h."""
+    mirrored = king_seen % 8 >= 4
+    file, rank = (king_seen % 8) ^ (7 if mirrored else 0), king_seen // 8
+    if rank == 0:
+        return (0 if file < 2 else 1), mirrored
+    return (2 if rank == 1 else 3), mirrored
+
+
+def feature_index(view_white: bool, piece_white: bool, kind: int, square: int,
+                  king_buckets: int = 0, own_king: int = 0) -> int:
     """The input of a piece (kind 0-5: pawn..king; square 0-63, a1 = 0) seen by a viewer:
-    its own pieces first, squares flipped vertically for black."""
+    its own pieces first, squares flipped vertically for black. With king buckets, the
+    copy of the viewer's king square `own_king` (a1 = 0, not flipped), the square mirrored
+    as that copy is."""
     relative = 0 if piece_white == view_white else 1
-    seen = square if view_white else square ^ 56
-    return (relative * 6 + kind) * 64 + seen
+    flip = 0 if view_white else 56
+    seen = square ^ flip
+    if not king_buckets:
+        return (relative * 6 + kind) * 64 + seen
+    bucket, mirrored = king_bucket(own_king ^ flip)
+    return bucket * N_FEATURES + (relative * 6 + kind) * 64 + (seen ^ 7 if mirrored else seen)
 
 
-def position_features(board) -> np.ndarray:
+def _features(pieces, white_to_move: bool, king_buckets: int) -> np.ndarray:
+    """int16[2, MAX_PIECES] inputs of (square, white, kind) triples: row 0 the side to move's
+    view, row 1 the other's; unused places -1."""
+    kings = {white: square for square, white, kind in pieces if kind == KING}
+    out = np.full((2, MAX_PIECES), -1, dtype=np.int16)
+    for row, view_white in enumerate((white_to_move, not white_to_move)):
+        own_king = kings.get(view_white, 0)
+        for place, (square, white, kind) in enumerate(pieces):
+            out[row, place] = feature_index(view_white, white, kind, square, king_buckets,
+                                            own_king)
+    return out
+
+
+def position_features(board, king_buckets: int = 0) -> np.ndarray:
     """int16[2, MAX_PIECES] inputs of a python-chess board: row 0 the side to move's view,
     row 1 the other's; unused places -1."""
-    out = np.full((2, MAX_PIECES), -1, dtype=np.int16)
-    pieces = board.piece_map().items()
-    for row, view_white in enumerate((board.turn, not board.turn)):
-        for place, (square, piece) in enumerate(pieces):
-            out[row, place] = feature_index(view_white, piece.color, piece.piece_type - 1, square)
-    return out
+    pieces = [(square, piece.color, piece.piece_type - 1)
+              for square, piece in board.piece_map().items()]
+    return _features(pieces, board.turn, king_buckets)
 
 
 class Dataset(NamedTuple):
@@ -67,12 +113,12 @@ class Dataset(NamedTuple):
     game: np.ndarray       # int64[n]: the game each position came from
 
 
-def dataset(samples) -> Dataset:
+def dataset(samples, king_buckets: int = 0) -> Dataset:
     """A Dataset of (game index, python-chess board, white's expected score) samples, as
     lab/network/texel.labelled_positions yields them (targets turned to the side to move)."""
     feats, targets, games = [], [], []
     for game, board, white_target in samples:
-        feats.append(position_features(board))
+        feats.append(position_features(board, king_buckets))
         targets.append(white_target if board.turn else 1.0 - white_target)
         games.append(game)
     return Dataset(np.array(feats, dtype=np.int16), np.array(targets, dtype=np.float32),
@@ -83,11 +129,23 @@ FEN_PIECES = {letter: (letter.isupper(), kind) for kind, letters in
               enumerate(("pP", "nN", "bB", "rR", "qQ", "kK")) for letter in letters}
 
 
-def fen_features(fen: str) -> np.ndarray:
+def fen_features(fen: str, king_buckets: int = 0) -> np.ndarray:
     """position_features of a FEN, read straight from its placement field (several times
     faster than building a python-chess board: millions of positions load in minutes)."""
     placement, turn = fen.split(" ", 2)[:2]
     white_to_move = turn == "w"
+    if king_buckets:
+        pieces = []
+        for rank_index, rank_text in enumerate(placement.split("/")):
+            file = 0
+            for letter in rank_text:
+                if letter.isdigit():
+                    file += int(letter)
+                    continue
+                pieces.append(((7 - rank_index) * 8 + file,) + FEN_PIECES[letter])
+                file += 1
+        return _features(pieces, white_to_move, king_buckets)
+    # The engine's inputs, in one pass (the loader of the shipped network's labels).
     out = np.full((2, MAX_PIECES), -1, dtype=np.int16)
     place = 0
     for rank_index, rank_text in enumerate(placement.split("/")):
@@ -105,7 +163,7 @@ def fen_features(fen: str) -> np.ndarray:
     return out
 
 
-def _read_labels(path):
+def _read_labels(path, king_buckets: int = 0):
     """(features, score targets, result targets (NaN where a line has none), games) of a
     label file, both targets float64 from the side to move's view."""
     from lab.network.texel import GAME_RESULTS, win_probability
@@ -118,7 +176,7 @@ def _read_labels(path):
                     or not parts[2].isdigit()):
                 continue
             result = GAME_RESULTS.get(parts[3], np.nan) if len(parts) == 4 else np.nan
-            feats.append(fen_features(parts[0]))
+            feats.append(fen_features(parts[0], king_buckets))
             scores.append(float(parts[1]))
             white_moves.append(parts[0].split(" ", 2)[1] == "w")
             games.append(int(parts[2]))
@@ -131,22 +189,23 @@ def _read_labels(path):
             np.array(games, dtype=np.int64))
 
 
-def load_labels(path, result_weight: float = 0.0) -> Dataset:
+def load_labels(path, result_weight: float = 0.0, king_buckets: int = 0) -> Dataset:
     """A lab/network/label_positions.py file (`FEN;score;game` lines, optionally `;result`
     as lab/network/label_static.py writes it) as a Dataset; a line cut short (a labelling
     run stopped mid-write) is skipped. The target is the expected score the score stands
     for; with `result_weight` w, a line that has its game's result targets
-    (1 - w) x that + w x the result (a line without one keeps the score's alone)."""
-    feats, target, results, games = _read_labels(path)
+    (1 - w) x that + w x the result (a line without one keeps the score's alone).
+    `king_buckets`: the inputs' layout (feature_index)."""
+    feats, target, results, games = _read_labels(path, king_buckets)
     known = ~np.isnan(results)
     target[known] = (1.0 - result_weight) * target[known] + result_weight * results[known]
     return Dataset(feats, target.astype(np.float32), games)
 
 
-def load_labels_and_results(path) -> tuple:
+def load_labels_and_results(path, king_buckets: int = 0) -> tuple:
     """(the Dataset of load_labels(path), float32 results from the side to move's view, NaN
     where a line has none), from one reading of the file."""
-    feats, target, results, games = _read_labels(path)
+    feats, target, results, games = _read_labels(path, king_buckets)
     return Dataset(feats, target.astype(np.float32), games), results.astype(np.float32)
 
 
@@ -166,28 +225,51 @@ class Network(NamedTuple):
     b2: np.ndarray   # float32[B]
 
 
-def new_network(hidden: int, seed: int = 0, buckets: int = 1) -> Network:
+def new_network(hidden: int, seed: int = 0, buckets: int = 1, king_buckets: int = 0) -> Network:
     """A network of `hidden` units and `buckets` output layers (1 or engine.types.NN_BUCKETS
-    for an engine), its weights drawn from `seed`."""
+    for an engine), its weights drawn from `seed`. With king buckets the copies start at
+    zero and the factor rows take the draws, so that training starts from a network that
+    ignores where the kings stand."""
     rng = np.random.default_rng(seed)
+    w1 = (rng.standard_normal((N_FEATURES + N_VIRTUAL, hidden)) * 0.05).astype(np.float32)
+    if king_buckets:
+        w1 = np.vstack([np.zeros((king_buckets * N_FEATURES, hidden), np.float32), w1])
     return Network(
-        (rng.standard_normal((N_FEATURES + N_VIRTUAL, hidden)) * 0.05).astype(np.float32),
+        w1,
         np.full(hidden, 0.3, dtype=np.float32),    # units start inside the clip's linear part
         (rng.standard_normal((buckets, 2 * hidden)) / math.sqrt(2 * hidden)).astype(np.float32),
         np.zeros(buckets, dtype=np.float32))
 
 
 @jit_alloc
+def _row_layout(rows):
+    """(first factor row or -1, first virtual row or -1) of a first layer of `rows` rows
+    (the module docstring's order): a training network has N_VIRTUAL rows past a multiple of
+    N_FEATURES, and factor rows when it has more than one block besides; an engine's has the
+    real rows alone."""
+    if rows % N_FEATURES != N_VIRTUAL:
+        return -1, -1
+    virtual = rows - N_VIRTUAL
+    return (virtual - N_FEATURES if virtual > N_FEATURES else -1), virtual
+
+
+@jit_alloc
 def _accumulate(w1, b1, feats, acc):
     # Each piece also feeds a virtual input of its (relative colour, kind), whatever its
     # square: what a piece is worth anywhere is learnt from every position holding one,
-    # not square by square. folded() adds those rows into the real ones for an engine.
+    # not square by square; and with king buckets the input of its mirrored square, whatever
+    # the king's bucket. folded() adds those rows into the real ones for an engine.
+    factor, virtual = _row_layout(w1.shape[0])
     acc[:] = b1
     for f in feats:
         if f < 0:
             break
         acc += w1[f]
-        acc += w1[N_FEATURES + f // 64]
+        plain = f % N_FEATURES
+        if factor >= 0:
+            acc += w1[factor + plain]
+        if virtual >= 0:
+            acc += w1[virtual + plain // 64]
 
 
 @jit_alloc
@@ -230,11 +312,26 @@ def predict(w1, b1, w2, b2, features):
     return out
 
 
+def king_buckets_of(net: Network) -> int:
+    """The number of king buckets of a network (0: the engine's inputs)."""
+    rows = net.w1.shape[0]
+    factor, virtual = _row_layout(rows)
+    real = factor if factor >= 0 else (virtual if virtual >= 0 else rows)
+    return real // N_FEATURES if real > N_FEATURES else 0
+
+
 def folded(net: Network) -> np.ndarray:
-    """float32[N_FEATURES, H]: the first layer with the virtual inputs added into the rows of
-    the real ones (the same outputs, with 768 inputs)."""
-    kinds = np.arange(N_FEATURES) // 64
-    return net.w1[:N_FEATURES] + net.w1[N_FEATURES + kinds]
+    """float32[real rows, H]: the first layer with the factor and virtual inputs added into
+    the rows of the real ones (the same outputs, with the engine's inputs alone)."""
+    factor, virtual = _row_layout(net.w1.shape[0])
+    if virtual < 0:
+        return net.w1
+    real = factor if factor >= 0 else virtual
+    plain = np.arange(real) % N_FEATURES
+    out = net.w1[:real] + net.w1[virtual + plain // 64]
+    if factor >= 0:
+        out = out + net.w1[factor + plain]
+    return out
 
 
 # The engine's integer network: first-layer weights and activations x QA (clip at QA),
@@ -243,20 +340,30 @@ QA, QB = NN_QA, NN_QB
 
 
 def quantized(net: Network) -> dict:
-    """int64 arrays of the network for an engine's integer arithmetic (w1 folded, 768 x H;
-    w2 buckets x 2H, b2 one per bucket)."""
-    return {"w1": np.round(folded(net) * QA).astype(np.int64),
-            "b1": np.round(net.b1 * QA).astype(np.int64),
-            "w2": np.round(net.w2 * QB).astype(np.int64),
-            "b2": np.round(net.b2 * QA * QB).astype(np.int64)}
+    """int64 arrays of the network for an engine's integer arithmetic (w1 folded, 768 x H, or
+    768 per king bucket, with `king_buckets` then saved too; w2 buckets x 2H, b2 one per
+    bucket)."""
+    q = {"w1": np.round(folded(net) * QA).astype(np.int64),
+         "b1": np.round(net.b1 * QA).astype(np.int64),
+         "w2": np.round(net.w2 * QB).astype(np.int64),
+         "b2": np.round(net.b2 * QA * QB).astype(np.int64)}
+    king_buckets = king_buckets_of(net)
+    if king_buckets:
+        q["king_buckets"] = np.int64(king_buckets)
+    return q
+
+
+def quantized_king_buckets(q) -> int:
+    """The king buckets of quantized arrays or an engine's .npz (0 where none are saved)."""
+    return int(q["king_buckets"]) if "king_buckets" in q else 0
 
 
 def from_quantized(q) -> Network:
     """The float network whose arithmetic is `q`'s integer one (quantized's arrays, or an
-    engine's .npz): weights scaled back, the virtual rows zero, w2 as (buckets, 2H)."""
+    engine's .npz): weights scaled back, the real rows alone, w2 as (buckets, 2H). Its
+    inputs are those of quantized_king_buckets(q)."""
     hidden = np.asarray(q["b1"]).size
-    w1 = np.vstack([np.asarray(q["w1"]) / QA, np.zeros((N_VIRTUAL, hidden))])
-    return Network(w1, np.asarray(q["b1"]) / QA,
+    return Network(np.asarray(q["w1"]) / QA, np.asarray(q["b1"]) / QA,
                    np.asarray(q["w2"]).reshape(-1, 2 * hidden) / QB,
                    np.asarray(q["b2"]).ravel() / (QA * QB))
 
@@ -268,15 +375,20 @@ def accumulator_range(q: dict) -> tuple:
     other five kinds. Each side has one king and at most 15 other pieces on distinct squares,
     so the bound is never short; it is loose (the sides' squares are taken apart, any kind
     may stand anywhere). The engine keeps accumulators in int16: both ends must fit."""
-    w1 = q["w1"].astype(np.int64).reshape(2, 6, 64, -1)    # side, kind, square, unit
-    high = q["b1"].astype(np.int64).copy()
-    low = high.copy()
-    for side in range(2):
-        up = np.maximum(w1[side], 0)
-        down = np.minimum(w1[side], 0)
-        high += up[KING].max(axis=0) + np.sort(up[:KING].max(axis=0), axis=0)[-15:].sum(axis=0)
-        low += down[KING].min(axis=0) + np.sort(down[:KING].min(axis=0), axis=0)[:15].sum(axis=0)
-    return int(low.min()), int(high.max())
+    hidden = q["b1"].size
+    lows, highs = [], []
+    # one copy of the 768 inputs per king bucket: a view reads one copy at a time
+    for w1 in q["w1"].astype(np.int64).reshape(-1, 2, 6, 64, hidden):  # side, kind, square, unit
+        high = q["b1"].astype(np.int64).copy()
+        low = high.copy()
+        for side in range(2):
+            up = np.maximum(w1[side], 0)
+            down = np.minimum(w1[side], 0)
+            high += up[KING].max(axis=0) + np.sort(up[:KING].max(axis=0), axis=0)[-15:].sum(axis=0)
+            low += down[KING].min(axis=0) + np.sort(down[:KING].min(axis=0), axis=0)[:15].sum(axis=0)
+        lows.append(low.min())
+        highs.append(high.max())
+    return int(min(lows)), int(max(highs))
 
 
 def fits_int16(q: dict) -> bool:
@@ -303,6 +415,7 @@ def _gradients(w1, b1, w2, b2, features, target, batch, g_w1, g_b1, g_w2, g_b2):
     """Gradients of the mean loss over the positions `batch`, written into the g_* arrays
     (zeroed here first)."""
     hidden = b1.shape[0]
+    factor, virtual = _row_layout(w1.shape[0])
     g_w1[:] = 0.0
     g_b1[:] = 0.0
     g_w2[:] = 0.0
@@ -328,7 +441,11 @@ def _gradients(w1, b1, w2, b2, features, target, batch, g_w1, g_b1, g_w2, g_b2):
                 if f < 0:
                     break
                 g_w1[f] += d_acc
-                g_w1[N_FEATURES + f // 64] += d_acc
+                plain = f % N_FEATURES
+                if factor >= 0:
+                    g_w1[factor + plain] += d_acc
+                if virtual >= 0:
+                    g_w1[virtual + plain // 64] += d_acc
 
 
 @jit_alloc

@@ -34,6 +34,10 @@ from lab.network import nnue, texel
 @click.option("--buckets", default=1, show_default=True,
               help="output layers, chosen by the number of pieces (1, or engine.types.NN_BUCKETS "
                    "for the engine)")
+@click.option("--king-buckets", type=click.Choice(["0", str(nnue.KING_BUCKETS)]), default="0",
+              show_default=True,
+              help="copies of the inputs by the own king's place (lab.network.nnue); 0: the "
+                   "engine's inputs")
 @click.option("--epochs", default=20, show_default=True)
 @click.option("--batch", default=256, show_default=True)
 @click.option("--rate", default=1e-3, show_default=True, help="Adam's learning rate")
@@ -50,14 +54,15 @@ from lab.network import nnue, texel
 @click.option("--out", type=click.Path(dir_okay=False), help="save the network (.npz)")
 @click.option("--quantized-out", type=click.Path(dir_okay=False),
               help="save the integer network an engine reads (lab/network/nnue.quantized, .npz)")
-def main(labels, held_out, seed, hidden, buckets, epochs, batch, rate, schedule, error_sample,
+def main(labels, held_out, seed, hidden, buckets, king_buckets, epochs, batch, rate, schedule, error_sample,
          result_weight, compare, out, quantized_out):
     start = time.perf_counter()
+    king_buckets = int(king_buckets)
     if compare:
         samples = list(texel.labelled_positions(labels, result_weight))  # parsed once for both
-        data = nnue.dataset(samples)
+        data = nnue.dataset(samples, king_buckets)
     else:
-        data = nnue.load_labels(labels, result_weight)
+        data = nnue.load_labels(labels, result_weight, king_buckets)
     fitting, kept_out = nnue.split_by_game(data, held_out, seed)
     print(f"{len(data.target):,} positions of {len(np.unique(data.game)):,} games "
           f"({len(fitting.target):,} fitting, {len(kept_out.target):,} held out; "
@@ -71,7 +76,7 @@ def main(labels, held_out, seed, hidden, buckets, epochs, batch, rate, schedule,
         k = texel.fit_k(texel.subset(features, ~mask), ones, ones)
         print(f"hand-written evaluation (K = {k:.4f}): held-out error "
               f"{texel.mean_error(texel.subset(features, mask), ones, ones, k):.6f}")
-    net = nnue.new_network(hidden, seed, buckets)
+    net = nnue.new_network(hidden, seed, buckets, king_buckets)
     fit_sample, held_sample = fitting, kept_out
     if error_sample:
         # The error of millions of positions takes as long as an epoch: a fixed sample of
