@@ -129,37 +129,30 @@ FEN_PIECES = {letter: (letter.isupper(), kind) for kind, letters in
               enumerate(("pP", "nN", "bB", "rR", "qQ", "kK")) for letter in letters}
 
 
-def fen_features(fen: str, king_buckets: int = 0) -> np.ndarray:
-    """position_features of a FEN, read straight from its placement field (several times
-    faster than building a python-chess board: millions of positions load in minutes)."""
-    placement, turn = fen.split(" ", 2)[:2]
-    white_to_move = turn == "w"
-    if king_buckets:
-        pieces = []
-        for rank_index, rank_text in enumerate(placement.split("/")):
-            file = 0
-            for letter in rank_text:
-                if letter.isdigit():
-                    file += int(letter)
-                    continue
-                pieces.append(((7 - rank_index) * 8 + file,) + FEN_PIECES[letter])
-                file += 1
-        return _features(pieces, white_to_move, king_buckets)
-    # The engine's inputs, in one pass (the loader of the shipped network's labels).
-    out = np.full((2, MAX_PIECES), -1, dtype=np.int16)
-    place = 0
+def _fen_pieces(placement: str):
+    """(square, white, kind) of each piece of a FEN's placement field, in the field's order."""
     for rank_index, rank_text in enumerate(placement.split("/")):
         file = 0
         for letter in rank_text:
             if letter.isdigit():
                 file += int(letter)
                 continue
-            piece_white, kind = FEN_PIECES[letter]
-            square = (7 - rank_index) * 8 + file
-            out[0, place] = feature_index(white_to_move, piece_white, kind, square)
-            out[1, place] = feature_index(not white_to_move, piece_white, kind, square)
-            place += 1
+            yield ((7 - rank_index) * 8 + file,) + FEN_PIECES[letter]
             file += 1
+
+
+def fen_features(fen: str, king_buckets: int = 0) -> np.ndarray:
+    """position_features of a FEN, read straight from its placement field (several times
+    faster than building a python-chess board: millions of positions load in minutes)."""
+    placement, turn = fen.split(" ", 2)[:2]
+    white_to_move = turn == "w"
+    if king_buckets:
+        return _features(list(_fen_pieces(placement)), white_to_move, king_buckets)
+    # The engine's inputs, in one pass (the loader of the shipped network's labels).
+    out = np.full((2, MAX_PIECES), -1, dtype=np.int16)
+    for place, (square, piece_white, kind) in enumerate(_fen_pieces(placement)):
+        out[0, place] = feature_index(white_to_move, piece_white, kind, square)
+        out[1, place] = feature_index(not white_to_move, piece_white, kind, square)
     return out
 
 
