@@ -5,11 +5,12 @@ beside the hand-written evaluation's, on the same held-out games.
     python -m lab.network.label_positions --count 150000 --out labels.txt   # Stockfish's scores
     python -m lab.network.nnue_train --labels labels.txt --hidden 64 --epochs 20 --out net.npz
 
-The engine's network (engine/nnue_net.npz) came from lab/network/label_static.py's labels:
+The engine's network (engine/nnue_net.npz) comes from lab/network/label_static.py's labels,
+trained with the settings lab/network/rebuild.py passes (`make network` runs both steps):
 
-    python -m lab.network.label_static --out static.txt
+    python -m lab.network.label_static --perturb 1.0 --pgn GAMES.pgn ... --out static.txt
     python -m lab.network.nnue_train --labels static.txt --no-compare --held-out 0.1 \
-        --hidden 128 --epochs 6 --batch 1024 --rate 3e-3 --schedule --error-sample 100000 \
+        --hidden 256 --epochs 6 --batch 1024 --rate 3e-3 --schedule --error-sample 100000 \
         --quantized-out engine/nnue_net.npz
 
 The error is Texel's (the mean squared difference of predicted and labelled expected

@@ -15,8 +15,9 @@ The steps (docs/evaluation.md, "Retraining from nothing"):
    into engine/nnue_net.npz (or `--out`); the epoch of the lowest held-out error is kept.
 4. The new bench signature (`twobig bench`), which changes with the weights.
 
-The shuffles of labelling and training differ from run to run, so the result is a network
-of the same kind as the shipped one, not the same bits. Another width than the engine's
+Labelling is seeded per file and training by `--seed`, so the same games, Stockfish build and
+settings give the same labels and the same weights: a second labelling and training of the
+shipped network's games gave its weights bit for bit. Another width than the engine's
 NN_HIDDEN (engine/types.py), or a number of output layers other than 1 or NN_BUCKETS, is
 refused by engine/tables.py when it loads the weights.
 """
