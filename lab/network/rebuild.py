@@ -29,6 +29,8 @@ from typing import List
 
 import click
 
+from engine.types import NN_BUCKETS
+
 ROOT = Path(__file__).resolve().parents[2]
 GAMES_COMMIT = "9749666"     # the last commit whose docs/gauntlet held all 236 PGN files
 GAMES_FOLDER = "docs/gauntlet"
@@ -75,7 +77,7 @@ def _step(title: str, args: List[str]) -> None:
 @click.option("--result-weight", default=0.0, show_default=True,
               help="share of each target taken from its game's result (nnue_train's option)")
 @click.option("--hidden", default=256, show_default=True, help="hidden units per point of view")
-@click.option("--buckets", default=1, show_default=True,
+@click.option("--buckets", default=NN_BUCKETS, show_default=True,
               help="output layers, chosen by the number of pieces (nnue_train's option)")
 @click.option("--seed", default=0, show_default=True, help="labelling and split seed")
 @click.option("--labels", "labels_out", type=click.Path(dir_okay=False),
