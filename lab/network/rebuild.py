@@ -17,7 +17,7 @@ The steps (docs/evaluation.md, "Retraining from nothing"):
 
 Labelling is seeded per file and training by `--seed`, so the same games, Stockfish build and
 settings give the same labels and the same weights: a second labelling and training of the
-shipped network's games gave its weights bit for bit. Another width than the engine's
+shipped games gave the network trained from them before, bit for bit. Another width than the engine's
 NN_HIDDEN (engine/types.py), or a number of output layers other than 1 or NN_BUCKETS, is
 refused by engine/tables.py when it loads the weights.
 """
