@@ -135,7 +135,7 @@ def test_a_root_move_that_failed_high_is_played_when_the_search_stops():
     plays a move which beat the last best one says so). Node limits stop searches at many
     points; some of them land in such a re-search, some after such a move."""
     fail_highs = replaced = 0
-    for fen in (BENCH_FENS[1], BENCH_FENS[5], BENCH_FENS[7], BENCH_FENS[13]):
+    for fen in (BENCH_FENS[1], BENCH_FENS[2], BENCH_FENS[5], BENCH_FENS[7], BENCH_FENS[13]):
         for nodes in range(2_000, 200_000, 1_500):
             result = Searcher().run(Board(fen), new_table(mb=4), Limits(nodes=nodes))
             last = result.iterations[-1]
