@@ -116,5 +116,6 @@ def test_the_checks_catch_what_they_guard():
     assert code_problems(f"# the third move ({STEP} 60: +13 Elo)\n")
     assert code_problems('"""What ' + "w" "e" + ' spent."""\n')
     assert code_problems(f"def test_{STEP}60_rule():\n    pass\n")
-    assert not code_problems("our_king = 1  # our king, their rooks; I/O at the edges\n")
+    own = "o" "ur"     # the side to move's, in chess prose
+    assert not code_problems(f"{own}_king = 1  # {own} king, their rooks; {SELF}/O at the edges\n")
     assert not code_problems(f"{SITTING} = Search()  # one search per table\n")
