@@ -1,7 +1,7 @@
 """The repository reads as a product: a README short enough to be a manual, links that
-resolve, a docs folder of pages rather than raw artefacts, and no words about how the work
-was organised (numbered steps of the work, tracker numbers, first person) in the README, the
-docs, code comments, docstrings or test names; dates and commits say when."""
+resolve, a docs folder of pages rather than raw artefacts, and a README, docs, code
+comments, docstrings and test names that describe the engine in the third person, with
+dates and commits for when a figure was measured."""
 import io
 import re
 import subprocess
@@ -16,7 +16,7 @@ DOCS_MAX_BYTES = 10 * 1024 * 1024
 
 # The words are put together from pieces, so that this file's own text holds none of them.
 STEP, TRACKER, SITTING = "st" "op", "iss" "ue", "ses" "sion"
-# Words that describe the organisation of the work rather than the product. Case-insensitive.
+# Numbered references that point outside the repository instead of to a date or commit. Case-insensitive.
 PROCESS_WORDS = re.compile(rf"\b(?:{STEP}|{TRACKER}|{SITTING})s? #?\d+", re.I)
 # First person: the engine, a commit or a date says who and when. Case-sensitive, as words.
 SELF = "\x49"      # the first-person pronoun, written so that this file does not use it
