@@ -50,7 +50,7 @@ def test_checkouts_are_compared_round_by_round(checkouts, monkeypatch, tmp_path)
     first.mkdir()
     second.mkdir()
     speeds = {first: (1000, 1.0e6), second: (1000, 1.5e6)}
-    monkeypatch.setattr(checkouts, "measure", lambda checkout, depth: speeds[checkout])
+    monkeypatch.setattr(checkouts, "measure", lambda checkout, *_: speeds[checkout])
     result = CliRunner().invoke(checkouts.main, [str(first), str(second), "--rounds", "2"])
     assert result.exit_code == 0, result.output
     assert "| 1 | 1,000,000 | 1,500,000 | 1.500 |" in result.output
@@ -59,6 +59,35 @@ def test_checkouts_are_compared_round_by_round(checkouts, monkeypatch, tmp_path)
     speeds[second] = (999, 1.5e6)
     result = CliRunner().invoke(checkouts.main, [str(first), str(second), "--rounds", "1"])
     assert "different trees" in result.output
+
+
+def test_checkouts_take_turns_in_reverse_order_every_other_round(checkouts, monkeypatch,
+                                                                  tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    calls = []
+
+    def measure(checkout, depth, fen, hash_mb):
+        calls.append((checkout.name, depth, fen, hash_mb))
+        return 1000, 1.0e6
+
+    monkeypatch.setattr(checkouts, "measure", measure)
+    result = CliRunner().invoke(checkouts.main, [str(first), str(second), "--rounds", "3",
+                                                 "--fen", "8/8/8/8/8/8/k7/K7 w - - 0 1",
+                                                 "--depth", "7", "--hash", "2"])
+    assert result.exit_code == 0, result.output
+    assert [name for name, *_ in calls] == ["first", "second", "second", "first",
+                                            "first", "second"]
+    assert {tuple(rest) for _, *rest in calls} == {(7, "8/8/8/8/8/8/k7/K7 w - - 0 1", 2)}
+
+
+def test_a_position_is_searched_in_its_own_process(checkouts):
+    fen = "8/1p3pk1/p1r3p1/8/P2R4/6P1/1P3PK1/8 w - - 0 40"
+    nodes, speed = checkouts.measure(ROOT, 4, fen, 1)
+    assert nodes > 0 and speed > 0
+    assert checkouts.measure(ROOT, 4, fen, 1)[0] == nodes
+    assert checkouts.measure(ROOT, 5, fen, 1)[0] > nodes
 
 
 def test_a_checkout_is_measured_in_its_own_process(checkouts):

@@ -6,9 +6,13 @@ figures). Every checkout must search the same tree (the same node count) for the
 mean speed; the script says so when they differ.
 
     python -m lab.profiling.bench_checkouts BASE_CHECKOUT OTHER_CHECKOUT... [--depth 11] [--rounds 3]
+    python -m lab.profiling.bench_checkouts BASE OTHER --fen FEN --depth 22 [--hash 16]
 
-Each checkout runs in its own process with this interpreter, its own tree first on the
-path; warm each one's numba cache first (`python uci_main.py warm` in it).
+With `--fen` one position is searched instead of the bench, from a new table of `--hash`
+MB. The checkouts take turns in each round, in reverse order every other round, so that a
+drift in the machine's load does not favour one of them. Each checkout runs in its own
+process with this interpreter, its own tree first on the path; warm each one's numba cache
+first (`python uci_main.py warm` in it).
 """
 import subprocess
 import sys
@@ -25,11 +29,26 @@ nodes, _ = run_bench(depth={depth}, echo=None)
 print(nodes, nodes / (time.process_time() - start))
 """
 
+PROBE_FEN = """
+import time
+from engine.board import Board
+from engine.driver import Limits
+from engine.session import Session
+Session(profile="play", hash_mb={hash_mb}).search(Board({fen!r}), Limits(depth=2))
+session = Session(profile="play", hash_mb={hash_mb})
+start = time.process_time()
+result = session.search(Board({fen!r}), Limits(depth={depth}))
+print(result.nodes, result.nodes / (time.process_time() - start))
+"""
 
-def measure(checkout: Path, depth: int):
-    """(nodes, nodes per second of process time) of one bench run in `checkout` (`-c` puts
-    the working folder, the checkout, first on the path)."""
-    code = PROBE.format(depth=depth)
+
+def measure(checkout: Path, depth: int, fen=None, hash_mb=16):
+    """(nodes, nodes per second of process time) of one bench run in `checkout`, or of one
+    search of `fen` (`-c` puts the working folder, the checkout, first on the path)."""
+    if fen is None:
+        code = PROBE.format(depth=depth)
+    else:
+        code = PROBE_FEN.format(depth=depth, fen=fen, hash_mb=hash_mb)
     out = subprocess.run([sys.executable, "-c", code], cwd=checkout, capture_output=True,
                          text=True, check=True).stdout.split()
     return int(out[-2]), float(out[-1])
@@ -40,7 +59,9 @@ def measure(checkout: Path, depth: int):
                 type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--depth", default=11, show_default=True)
 @click.option("--rounds", default=3, show_default=True)
-def main(checkouts, depth, rounds):
+@click.option("--fen", default=None, help="Search this position instead of the bench.")
+@click.option("--hash", "hash_mb", default=16, show_default=True, help="Table MB with --fen.")
+def main(checkouts, depth, rounds, fen, hash_mb):
     checkouts = [c.resolve() for c in checkouts]
     header = " | ".join(c.name for c in checkouts)
     ratios = " | ".join(f"{c.name} / {checkouts[0].name}" for c in checkouts[1:])
@@ -49,11 +70,12 @@ def main(checkouts, depth, rounds):
     best = [0.0] * len(checkouts)
     node_counts = set()
     for number in range(1, rounds + 1):
-        speeds = []
-        for i, checkout in enumerate(checkouts):
-            nodes, speed = measure(checkout, depth)
+        speeds = [0.0] * len(checkouts)
+        turns = list(enumerate(checkouts))
+        for i, checkout in (turns if number % 2 else turns[::-1]):
+            nodes, speed = measure(checkout, depth, fen, hash_mb)
             node_counts.add(nodes)
-            speeds.append(speed)
+            speeds[i] = speed
             best[i] = max(best[i], speed)
         cells = " | ".join(f"{s:,.0f}" for s in speeds)
         rel = " | ".join(f"{s / speeds[0]:.3f}" for s in speeds[1:])
