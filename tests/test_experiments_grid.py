@@ -7,6 +7,7 @@ import chess
 import chess.polyglot
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from lab.thesis import tt_experiments
 
 from lab.thesis import experiments as X
@@ -181,6 +182,42 @@ def test_the_cell_selector_and_a_forced_rerun(script):
     drop = dict(keep, experiment="move_score", test_set="short", positions_k="256",
                 use="exact", depth="8")
     assert X.without_cells([keep, drop], chosen) == [keep]
+
+
+def test_merge_adds_the_cells_the_grid_lacks_and_refuses_a_conflict(script, tmp_path):
+    """--merge appends another CSV's new cells after the grid's own rows; a shared cell
+    may differ only in its time and versions."""
+    def full(**values):
+        return {name: values.get(name, "") for name in X.FIELDS}
+
+    base = dict(experiment="schemes", test_set="endgame", scheme="BIGALL", positions_k="8",
+                stamping="True", use="full", key_bits="64", depth="10", pv_plies="1",
+                nodes="100", seconds="5.0", commit="b0506b7")
+    ours = [full(**base), full(**dict(base, positions_k="16", nodes="90"))]
+    theirs = [full(**dict(base, seconds="7.5", python="3.12")),
+              full(**dict(base, scheme="TwoDEEP", nodes="80")),
+              full(**dict(base, scheme="TwoDEEP", positions_k="32", nodes="70"))]
+    merged, added = X.merge_rows(ours, theirs)
+    assert added == 2
+    assert merged == ours + theirs[1:]
+    with pytest.raises(ValueError, match="nodes"):
+        X.merge_rows(ours, [full(**dict(base, nodes="101"))])
+
+    out = tmp_path / "grid"
+    out.mkdir()
+    X.rewrite_rows(out / "results.csv", ours)
+    X.rewrite_rows(tmp_path / "other.csv", theirs)
+    result = CliRunner().invoke(script.main, ["--out", str(out), "--report-only",
+                                              "--merge", str(tmp_path / "other.csv")])
+    assert result.exit_code == 0, result.output
+    assert "--merge: 2 rows added" in result.output
+    assert [(r["scheme"], r["positions_k"]) for r in X.read_rows(out / "results.csv")] == [
+        ("BIGALL", "8"), ("BIGALL", "16"), ("TwoDEEP", "8"), ("TwoDEEP", "32")]
+    X.rewrite_rows(tmp_path / "bad.csv", [full(**dict(base, nodes="101"))])
+    result = CliRunner().invoke(script.main, ["--out", str(out), "--report-only",
+                                              "--merge", str(tmp_path / "bad.csv")])
+    assert result.exit_code != 0 and "differs in nodes" in result.output
+    assert len(X.read_rows(out / "results.csv")) == 4
 
 
 def test_plan_cells_are_unique_and_repeat_headline_cells_with_key_seeds(script):

@@ -493,6 +493,31 @@ def without_cells(rows, jobs) -> list:
     return [row for row in rows if key_of(row) not in dropped]
 
 
+# What may differ between two runs of the same cell: the time, where and with what it ran.
+UNMEASURED = ("seconds", "commit", "python", "numba", "twobig")
+
+
+def merge_rows(ours, theirs):
+    """`ours` followed by the rows of `theirs` whose cells `ours` lacks, in their order:
+    (merged, added). Both must hold the same results for the rows they share (the counts
+    are deterministic); a row that differs in anything but UNMEASURED raises ValueError,
+    as it comes from another engine or grid definition."""
+    known = {key_of(row): row for row in ours}
+    merged, added = list(ours), 0
+    for row in theirs:
+        key = key_of(row)
+        if key in known:
+            differs = [name for name in FIELDS if name not in UNMEASURED
+                       and known[key].get(name, "") != row.get(name, "")]
+            if differs:
+                raise ValueError(f"cell {key} differs in {', '.join(differs)}")
+            continue
+        known[key] = row
+        merged.append(row)
+        added += 1
+    return merged, added
+
+
 def rewrite_rows(path, rows) -> None:
     """Write `rows` as the whole CSV at `path` (header FIELDS), atomically."""
     path = Path(path)

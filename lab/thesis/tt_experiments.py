@@ -10,6 +10,8 @@
     python -m lab.thesis.tt_experiments --report-only    # rebuild report + plots from the CSV
     python -m lab.thesis.tt_experiments --only move_score --scheme TwoBig1 --size 256 \
         --depth 8 --force                                # rerun one cell, replacing its rows
+    python -m lab.thesis.tt_experiments --merge OTHER/docs/experiments/results.csv --report-only
+                                                      # add cells run in another checkout
 
 The grid is a list of cells (lab.thesis.experiments.run_grid): each cell is one configuration
 (test set, scheme, table size, time stamping, table use, key bits, Zobrist key set) over
@@ -33,7 +35,8 @@ from pathlib import Path
 import click
 
 from lab.statistics import SCHEMES
-from lab.thesis.experiments import read_rows, rewrite_rows, run_grid, without_cells
+from lab.thesis.experiments import (merge_rows, read_rows, rewrite_rows, run_grid,
+                                     without_cells)
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -229,12 +232,23 @@ def source_commit() -> str:
 @click.option("--key-seeds", default=None, type=int,
               help="Seeded Zobrist key sets repeating the headline cells [default: 2 quick, 3 full].")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Output folder.")
+@click.option("--merge", "merge_from", multiple=True, metavar="CSV",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="First add the rows of this CSV (cells run in another checkout or on another "
+                   "machine) that the grid's CSV lacks; the rows both hold must agree. Repeatable.")
 @click.option("--report-only", is_flag=True, help="Only rebuild the report from the CSV.")
 def main(quick, jobs, scheduler, serial, max_depth, endgame_depth, only, stamping, sizes,
-         schemes, depths, uses, force, key_seeds, out, report_only):
+         schemes, depths, uses, force, key_seeds, out, merge_from, report_only):
     out_dir = Path(out) if out else DOCS / "experiments" / ("quick" if quick else "")
     out_dir.mkdir(parents=True, exist_ok=True)
     csv_path = out_dir / "results.csv"
+    for other in merge_from:
+        try:
+            merged, added = merge_rows(read_rows(csv_path), read_rows(other))
+        except ValueError as exc:
+            raise click.BadParameter(f"{other}: {exc}", param_hint="--merge")
+        rewrite_rows(csv_path, merged)
+        click.echo(f"--merge: {added} rows added from {other}")
     if not report_only:
         started = time.perf_counter()
         where = ("this process" if serial else f"the Dask scheduler at {scheduler}" if scheduler
