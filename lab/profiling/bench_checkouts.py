@@ -23,32 +23,19 @@ import click
 PROBE = """
 import time
 from engine.bench import run_bench
-run_bench(depth=3, echo=None)
+options = {options!r}
+run_bench(depth=3, echo=None, **options)
 start = time.process_time()
-nodes, _ = run_bench(depth={depth}, echo=None)
+nodes, _ = run_bench(depth={depth}, echo=None, **options)
 print(nodes, nodes / (time.process_time() - start))
-"""
-
-PROBE_FEN = """
-import time
-from engine.board import Board
-from engine.driver import Limits
-from engine.session import Session
-Session(profile="play", hash_mb={hash_mb}).search(Board({fen!r}), Limits(depth=2))
-session = Session(profile="play", hash_mb={hash_mb})
-start = time.process_time()
-result = session.search(Board({fen!r}), Limits(depth={depth}))
-print(result.nodes, result.nodes / (time.process_time() - start))
 """
 
 
 def measure(checkout: Path, depth: int, fen=None, hash_mb=16):
     """(nodes, nodes per second of process time) of one bench run in `checkout`, or of one
     search of `fen` (`-c` puts the working folder, the checkout, first on the path)."""
-    if fen is None:
-        code = PROBE.format(depth=depth)
-    else:
-        code = PROBE_FEN.format(depth=depth, fen=fen, hash_mb=hash_mb)
+    options = {} if fen is None else dict(fens=[fen], hash_mb=hash_mb)
+    code = PROBE.format(depth=depth, options=options)
     out = subprocess.run([sys.executable, "-c", code], cwd=checkout, capture_output=True,
                          text=True, check=True).stdout.split()
     return int(out[-2]), float(out[-1])
