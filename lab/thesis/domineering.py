@@ -817,7 +817,7 @@ def split_section(rows):
         seconds = sum(float(r["seconds"]) for r in rows
                       if (r["board"], r["first"], r["search"]) == (board, first, search))
         lines.append(f"- {board}, {first} first, {search}: {verdict}; {done} of {total} root "
-                     f"classes solved, {nodes:,} nodes, {seconds / 3600:.2f} hours (the "
+                     f"classes solved, {nodes:,} nodes with the root, {seconds / 3600:.2f} hours (the "
                      f"cells' times added up).")
     for board, search, value, thesis in split_values(rows):
         beside = f", {'equal to' if value == thesis else 'unlike'} the thesis' {thesis}" if thesis else ""
@@ -1017,6 +1017,7 @@ def claims_section(rows, board):
                   f" Key-set noise: {where}the mean spread (max - min) / mean of the cells run "
                   f"with several key sets, {noise:.1f}%; the claim holds when domineering's mean "
                   f"gain exceeds the chess one by more than that.")
+    missing = "" if k1 and k2 else "; nan: that pair not run"
     return "\n".join([
         rule1,
         "",
@@ -1024,8 +1025,8 @@ def claims_section(rows, board):
         f"the mean over table sizes of (DEEP - BIG1) / DEEP and of (TwoDEEP - TwoBig1) / TwoDEEP, "
         f"domineering against the chess middle game (depth 7, tables cleared, the rows of "
         f"docs/experiments/results.csv, Figure 2.8's experiment). Domineering {board}: BIG1 "
-        f"{d1:+.1f}%, TwoBig1 {d2:+.1f}% (mean of the pairs run {dom:+.1f}%, over {k1} and {k2} sizes; "
-        f"nan: that pair not run); chess "
+        f"{d1:+.1f}%, TwoBig1 {d2:+.1f}% (mean of the pairs run {dom:+.1f}%, over {k1} and {k2} sizes"
+        f"{missing}); chess "
         f"middle game: BIG1 {c1:+.1f}%, TwoBig1 {c2:+.1f}% (mean {chess:+.1f}%); chess endgame "
         f"(depth 8, time stamping): BIG1 {e1:+.1f}%, TwoBig1 {e2:+.1f}%." + noise_text +
         f" **Verdict on {board}: {verdict2}.**"])
