@@ -168,14 +168,14 @@ def test_document_builds_from_any_part_of_the_grid():
     assert "| 14 | 2.7.1, Fig. 2.11 | two-level beats one-level in the endgame" in text
 
 
-def test_cpu_hours_count_each_cell_once_and_every_cell():
+def test_cell_hours_count_each_cell_once_and_every_cell():
     """A cell searched at several depths writes one row per depth with the cell's seconds
     (counted once); the same configuration run again at another depth is another cell."""
     counts = [1000] * POSITIONS
     one_cell = [_row("schemes", "DEEP", 8, True, d, counts, seconds="1800.0") for d in (3, 4, 5)]
     rerun = [_row("schemes", "DEEP", 8, True, 8, counts, seconds="5400.0")]
-    assert "0.5 CPU hours" in P.build(one_cell)
-    assert "2.0 CPU hours" in P.build(one_cell + rerun)
+    assert "0.5 hours of single-threaded cells" in P.build(one_cell)
+    assert "2.0 hours of single-threaded cells" in P.build(one_cell + rerun)
 
 
 # -- verdicts that follow their stated rules ---------------------------------------------------

@@ -66,3 +66,24 @@ def test_a_choice_s_own_effect_is_the_four_schemes_nodes_against_the_defaults():
     assert set(effects) == {(8, False, 5, "root_lines=1")}
     text = "\n".join(R.section(rows, GAMES))
     assert "| 8K | off | 5 | -20.0% [-20.0, -20.0] |" in text
+
+
+def test_the_section_states_what_it_measured_and_counts_the_verdicts_that_held():
+    """Two depths, both short of the thesis' 7 ply: the scope sentence names them and says
+    that 7 ply is not measured; a contrast that holds is counted per verdict."""
+    rows = []
+    for depth, big in (("5", 0.9), ("6", 1.0)):
+        for seed in ("1", "2"):
+            for choice in ("", "ties_new=0"):
+                for scheme, factor in (("DEEP", 1.0), ("TwoDEEP", 1.0), ("BIG1", big), ("TwoBig1", big)):
+                    row = _row(scheme, [int(1000 * factor)] * 6, choice, seed)
+                    row["depth"] = depth
+                    rows.append(row)
+    text = "\n".join(R.section(rows, GAMES))
+    assert "with it at" not in text
+    assert "without time stamping at 5-6 ply" in text
+    assert f"the thesis' own depth, {R.THESIS_DEPTH} ply, is not measured yet" in text
+    assert ("BIG1 vs DEEP: a property of the schemes at every point measured "
+            "(fewer under every choice at 1, within noise under every choice at 1)") in text
+    rows7 = [dict(r, depth="7") for r in rows]
+    assert "is not measured yet" not in "\n".join(R.section(rows7, GAMES))

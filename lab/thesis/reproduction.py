@@ -318,9 +318,11 @@ def big_middle(grid, metric):
 
 BIG_ENDGAME_RULE = ("'not testable' when row 5 finds no middle-game edge (its verdict 'no'): "
                     "an edge that was not there cannot disappear; else 'yes' when the endgame's "
-                    "clear differences are a minority of the comparisons or point both ways "
-                    "about equally, 'partly' when BIG's mean edge is at least smaller than in "
-                    "the middle game (stamping), 'no' otherwise")
+                    "clear differences are at most half of the comparisons, or point both ways "
+                    "about equally (the fewer of BIG's clear wins and clear losses at least half "
+                    "the more), 'partly' when BIG's mean difference against DEEP is less in "
+                    "BIG's favour in the endgame than in the middle game (stamping), 'no' "
+                    "otherwise")
 
 
 def big_endgame(grid, metric):
@@ -484,7 +486,8 @@ def _steps_apart(a: str, b: str) -> int:
 
 DOUBLING_RULE = ("'yes' when the size found at every depth measured is within one doubling "
                  "of the thesis' size at that depth, 'partly' when at least half of the depths "
-                 "are, 'no' otherwise")
+                 "are, 'no' otherwise; an open-ended size (<=8K: the smallest size run already "
+                 "gains under 1%; >=1M: even the largest still gains more) counts as its bound")
 
 
 def _doubling(grid, metric, test_set, stamping, thesis):
@@ -736,7 +739,8 @@ def cutoff_share(grid, metric):
 
 
 SAVINGS_RULE = ("'yes' when both savings are within 10 points of the thesis', 'partly' when "
-                "move only saves nodes and move and score saves more (the thesis' order), "
+                "move only saves nodes (its estimate below 0, clear or not) and move and score saves "
+                "more (the thesis' order), "
                 "'no' otherwise")
 
 
@@ -1078,7 +1082,7 @@ def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
         f"[results.csv]({csv_link}); do not edit by hand. The tables, plots and per-cell "
         f"figures behind each row are in [the experiments' report]({report_link}). "
         f"{len(grid.rows)} rows, measured at commit(s) {', '.join(grid.commits())}; "
-        f"{cpu / 3600:.1f} CPU hours of cells.", "",
+        f"{cpu / 3600:.1f} hours of single-threaded cells (their wall-clock times added up).", "",
         "**How to read it.** The thesis counts \"all nodes investigated, i.e. the sum of the "
         "interior nodes and the leaves\" and does not say whether its quiescence nodes are "
         "among them, so every claim is checked on two counts: interior nodes + horizon "
