@@ -372,3 +372,19 @@ def test_the_claims_name_an_incomplete_endgame_depth_with_its_cell_count():
     text = "\n".join(reproduction._differences(reproduction.Grid(rows, games=lambda s: None)))
     assert "scheme comparison at 9 ply" in text
     assert "10 ply: 1 of its cells are in the CSV, against 3 at 9 ply" in text
+
+
+def test_the_collisions_table_gives_both_counts_against_equation_2_2():
+    """The counter counts a position again each time it is stored after losing its slot;
+    M - filled counts it once, as equation 2.2 does. Old rows without the distinct count
+    get a dash there."""
+    row = {"experiment": "collisions", "test_set": "middle", "stamping": "False", "depth": "5",
+           "scheme": "DEEP", "positions_k": "8", "use": "full", "key_bits": "64", "key_seed": "",
+           "collisions": "300", "distinct": "1000", "filled": "800",
+           "expected_collisions": "200"}
+    lines = []
+    R._section_collisions([row], lines)
+    assert "| 8K | 5 | 300 | 1,000 | 200 | 1.50 | 200 | 1.00 |" in lines
+    lines = []
+    R._section_collisions([dict(row, distinct="")], lines)
+    assert "| 8K | 5 | 300 | 1,100* | 200 | 1.50 | - | - |" in lines
