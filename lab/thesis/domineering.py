@@ -920,6 +920,9 @@ def plot_grid(rows, board, path):
     return drawn
 
 
+CHESS_ENDGAME_DEPTH = "10"   # the thesis' endgame depth (its middle game: 7 ply)
+
+
 def chess_big_gain(test_set="middle", depth="7", stamping="False"):
     """Mean over table sizes of (DEEP - BIG1) / DEEP and (TwoDEEP - TwoBig1) / TwoDEEP in
     the chess rows (docs/experiments/results.csv)."""
@@ -979,7 +982,7 @@ def claims_section(rows, board):
         verdict1 = "not decided (no size with a one-level and a two-level scheme)"
     d1, d2, k1, k2 = _big_gain(cells)
     c1, c2, _, _ = chess_big_gain()
-    e1, e2, _, _ = chess_big_gain("endgame", "8", "True")
+    e1, e2, _, _ = chess_big_gain("endgame", CHESS_ENDGAME_DEPTH, "True")
     rule1 = (f"Rule 1 (\"two-level schemes work much better than one-level schemes\"): at each "
              f"table size (over the schemes run there), it holds when every key set of TwoBig1 and "
              f"TwoDEEP searched fewer nodes than every key set of BIG1, DEEP and NEW (the two groups "
@@ -1028,7 +1031,8 @@ def claims_section(rows, board):
         f"{d1:+.1f}%, TwoBig1 {d2:+.1f}% (mean of the pairs run {dom:+.1f}%, over {k1} and {k2} sizes"
         f"{missing}); chess "
         f"middle game: BIG1 {c1:+.1f}%, TwoBig1 {c2:+.1f}% (mean {chess:+.1f}%); chess endgame "
-        f"(depth 8, time stamping): BIG1 {e1:+.1f}%, TwoBig1 {e2:+.1f}%." + noise_text +
+        f"(depth {CHESS_ENDGAME_DEPTH}, time stamping): BIG1 {e1:+.1f}%, TwoBig1 {e2:+.1f}%."
+        + noise_text +
         f" **Verdict on {board}: {verdict2}.**"])
 
 
