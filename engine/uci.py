@@ -423,7 +423,7 @@ class UciLoop:
                 depth = int(args[0])
             else:
                 self.info(f"bench: {args[0]!r} is not a depth in {BENCH_DEPTHS.start}.."
-                          f"{BENCH_DEPTHS.stop - 1}; depth {BENCH_DEPTH} used")
+                          f"{BENCH_DEPTHS[-1]}; depth {BENCH_DEPTH} used")
         run_bench(depth, echo=self.send, profile=self.engine.options["Search Profile"])
 
 

@@ -360,8 +360,8 @@ def test_end_of_input_stops_an_infinite_search(fresh_pipe):
 
 def test_ponderhit_puts_the_search_on_the_clock(pipe):
     """After `go ponder` with a clock, `ponderhit` makes the search a clock search: the
-    bestmove comes by itself, without `stop` (2 s on the clock plans about 50 ms). Not a
-    quick mate: nothing but the clock can end this search."""
+    bestmove comes by itself, with no `stop` command: 2 s on the clock plans about 50 ms. Not
+    a quick mate: nothing but the clock can end this search."""
     pipe.send("position startpos moves e2e4 e7e5")
     pipe.send("go ponder wtime 2000 btime 2000 winc 0 binc 0")
     with pytest.raises(TimeoutError):          # pondering: no answer until told
