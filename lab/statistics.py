@@ -28,6 +28,11 @@ from engine.tt_registry import THESIS_ONE_LEVEL, THESIS_SCHEMES, THESIS_TWO_LEVE
 SCHEMES = list(THESIS_SCHEMES)        # the seven schemes of thesis 2.7.1, in registry order
 ONE_LEVEL = list(THESIS_ONE_LEVEL)
 TWO_LEVEL = list(THESIS_TWO_LEVEL)
+# The thesis' depths (section 2.7): middle game 3-7 ply on the 94 positions, 8 ply on the 44
+# of games 1-3 at 16K/64K/256K/1024K, endgame 10 ply, section 2.7.2 at 8 (middle) and 10
+# (endgame) ply, and the 9-ply check of the thesis' extrapolation from 7 ply.
+THESIS_DEPTHS = dict(middle=7, middle44=8, endgame=10, move_score=8, move_score_end=10,
+                     extrapolation=9)
 METRICS = {"nodes": "per_position", "thesis_nodes": "per_position_thesis"}
 RESAMPLES = 10_000
 BOOTSTRAP_SEED = 20_240_616

@@ -87,6 +87,7 @@ import numpy as np
 from engine import tt as T
 from engine import tt_research as R
 from engine._jit import jit, jit_alloc
+from lab.statistics import THESIS_DEPTHS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "experiments"
@@ -920,7 +921,7 @@ def plot_grid(rows, board, path):
     return drawn
 
 
-CHESS_ENDGAME_DEPTH = "10"   # the thesis' endgame depth (its middle game: 7 ply)
+CHESS_ENDGAME_DEPTH = str(THESIS_DEPTHS["endgame"])   # the CSV's depth column is text
 
 
 def chess_big_gain(test_set="middle", depth="7", stamping="False"):

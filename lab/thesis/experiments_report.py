@@ -308,9 +308,8 @@ def _section_collisions(rows, lines):
                 as_number(r["filled"]) + as_number(r["collisions"])
             expected = as_number(r.get("expected_collisions"))   # equation 2.2 per search, summed
             star = "" if distinct not in (None, "") else "*"
-            lost = (f"{int(m_total - as_number(r['filled'])):,} | "
-                    f"{(m_total - as_number(r['filled'])) / max(expected, 1e-9):.2f}"
-                    if not star else "- | -")
+            unfilled = m_total - as_number(r["filled"])   # each position that lost its slot, once
+            lost = "- | -" if star else f"{int(unfilled):,} | {unfilled / max(expected, 1e-9):.2f}"
             lines.append(f"| {format_k(size)} | {depth} | {int(as_number(r['collisions'])):,} | {int(m_total):,}{star} | "
                          f"{expected:,.0f} | {as_number(r['collisions']) / max(expected, 1e-9):.2f} | {lost} |")
     from lab.thesis.experiments import thesis_worked_example

@@ -19,7 +19,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from lab.statistics import BOOTSTRAP_SEED, CONFIDENCE
+from lab.statistics import BOOTSTRAP_SEED, CONFIDENCE, THESIS_DEPTHS
 
 CHOICE_LABELS = {
     "": "TwoBig's defaults",
@@ -36,7 +36,7 @@ CONTRASTS = (
 METRIC_COLUMNS = {"thesis_nodes": "per_position_thesis", "nodes": "per_position"}
 RESAMPLES = 4000
 MATERIAL = 0.5   # percent: a smaller difference is "within noise" even with a tight interval
-THESIS_DEPTH = 7  # the thesis' middle-game depth, where its headline comparisons were made
+THESIS_DEPTH = THESIS_DEPTHS["middle"]   # where the thesis made its headline comparisons
 
 
 def _counts(row, metric) -> np.ndarray:

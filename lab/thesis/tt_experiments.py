@@ -34,7 +34,7 @@ from pathlib import Path
 
 import click
 
-from lab.statistics import SCHEMES
+from lab.statistics import SCHEMES, THESIS_DEPTHS
 from lab.thesis.experiments import (merge_rows, read_rows, rewrite_rows, run_grid,
                                      without_cells)
 
@@ -45,11 +45,6 @@ NOISE_SCHEMES_QUICK = ["DEEP", "TwoDEEP", "TwoBig1"]
 NOISE_SCHEMES = ["DEEP", "BIG1", "TwoDEEP", "TwoBig1"]
 
 
-# The thesis' depths (section 2.7): middle game 3-7 ply on the 94 positions, 8 ply on the 44
-# of games 1-3 at 16K/64K/256K/1024K, endgame 10 ply, section 2.7.2 at 8 (middle) and 10
-# (endgame) ply, and the 9-ply check of the thesis' extrapolation from 7 ply.
-THESIS_DEPTHS = dict(middle=7, middle44=8, endgame=10, move_score=8, move_score_end=10,
-                     extrapolation=9)
 EXTRAPOLATION_SET = "middle:16"   # the first 16 of the 94 positions (9 ply costs)
 EXPERIMENTS = ["schemes", "schemes44", "endgame", "no_table", "move_score", "npv",
                "collisions", "type1", "noise", "extrapolation", "robustness"]
