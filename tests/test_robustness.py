@@ -80,10 +80,17 @@ def test_the_section_states_what_it_measured_and_counts_the_verdicts_that_held()
                     row["depth"] = depth
                     rows.append(row)
     text = "\n".join(R.section(rows, GAMES))
-    assert "with it at" not in text
-    assert "without time stamping at 5-6 ply" in text
-    assert f"the thesis' own depth, {R.THESIS_DEPTH} ply, is not measured yet" in text
+    assert "Measured: tables of 8K positions, without time stamping at 5-6 ply. " in text
+    other_sizes = ", ".join(f"{s}K" for s in R.THESIS_SIZES if s != 8)
+    assert (f"not measured yet: the thesis' own depth, {R.THESIS_DEPTH} ply; tables of "
+            f"{other_sizes} positions") in text
     assert ("BIG1 vs DEEP: a property of the schemes at every point measured "
             "(fewer under every choice at 1, within noise under every choice at 1)") in text
-    rows7 = [dict(r, depth="7") for r in rows]
-    assert "is not measured yet" not in "\n".join(R.section(rows7, GAMES))
+    rows7 = [dict(r, depth=str(R.THESIS_DEPTH)) for r in rows]
+    text7 = "\n".join(R.section(rows7, GAMES))
+    assert "the thesis' own depth" not in text7
+    assert (f"not measured yet: {R.THESIS_DEPTH} ply with time stamping; tables of "
+            f"{other_sizes} positions") in text7
+    every_point = [dict(r, positions_k=str(size), stamping=stamping)
+                   for r in rows7 for size in R.THESIS_SIZES for stamping in ("False", "True")]
+    assert "not measured yet" not in "\n".join(R.section(every_point, GAMES))

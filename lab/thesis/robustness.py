@@ -19,7 +19,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from lab.statistics import BOOTSTRAP_SEED, CONFIDENCE, THESIS_DEPTHS
+from lab.statistics import BOOTSTRAP_SEED, CONFIDENCE, THESIS_DEPTHS, THESIS_SIZES
 
 CHOICE_LABELS = {
     "": "TwoBig's defaults",
@@ -232,7 +232,8 @@ def _depths(depths) -> str:
 
 
 def _scope(points) -> str:
-    """What the table covers, and what of the grid's plan it does not."""
+    """What the table covers, and what of the grid's plan (every size without time stamping
+    at 3 ply to the thesis' depth, and with it at that depth) it does not."""
     sizes = sorted({p[0] for p in points})
     off = sorted({p[2] for p in points if not p[1]})
     on = sorted({p[2] for p in points if p[1]})
@@ -241,10 +242,19 @@ def _scope(points) -> str:
     text = (f"Measured: tables of {', '.join(f'{s:g}K' for s in sizes)} positions, "
             f"{' and '.join(where)}.")
     if max(off + on) < THESIS_DEPTH:
+        missing = [f"the thesis' own depth, {THESIS_DEPTH} ply"]
+    else:
+        missing = [f"{THESIS_DEPTH} ply {label}" for label, depths in
+                   (("without time stamping", off), ("with time stamping", on))
+                   if THESIS_DEPTH not in depths]
+    other_sizes = [s for s in THESIS_SIZES if s not in sizes]
+    if other_sizes:
+        missing.append(f"tables of {', '.join(f'{s:g}K' for s in other_sizes)} positions")
+    if missing:
         text += (f" The grid's plan (`python -m lab.thesis.tt_experiments --only robustness`) "
-                 f"has every table size at 3-{THESIS_DEPTH} ply and time stamping at "
-                 f"{THESIS_DEPTH} ply; the thesis' own depth, {THESIS_DEPTH} ply, is not "
-                 f"measured yet, so the answer below is about the points in the table only.")
+                 f"has every table size without time stamping at 3-{THESIS_DEPTH} ply and "
+                 f"with it at {THESIS_DEPTH} ply; not measured yet: {'; '.join(missing)}, so "
+                 f"the answer below is about the points in the table only.")
     return text
 
 

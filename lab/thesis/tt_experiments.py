@@ -34,7 +34,7 @@ from pathlib import Path
 
 import click
 
-from lab.statistics import SCHEMES, THESIS_DEPTHS
+from lab.statistics import SCHEMES, THESIS_DEPTHS, THESIS_SIZES
 from lab.thesis.experiments import (merge_rows, read_rows, rewrite_rows, run_grid,
                                      without_cells)
 
@@ -76,7 +76,7 @@ def plan(quick: bool, max_depth: int = None, key_seeds: int = None, endgame_dept
     else:
         max_depth = max_depth or THESIS_DEPTHS["middle"]
         endgame_depth = endgame_depth or THESIS_DEPTHS["endgame"]
-        sizes = [8, 16, 32, 64, 128, 256, 512, 1024]
+        sizes = list(THESIS_SIZES)
         sizes44, depth44 = [16, 64, 256, 1024], max_depth + 1
         end_sizes = sizes
         mv_sizes = [8, 16, 32, 64, 128, 256]
