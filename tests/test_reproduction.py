@@ -300,3 +300,39 @@ def test_an_incomplete_deepest_depth_is_left_out_of_the_claims():
     grid = P.Grid(complete + partial)
     assert grid.depths("schemes", "middle") == [7]
     assert P.Grid(complete + _grid(THESIS_LIKE, depth=8)).depths("schemes", "middle") == [7, 8]
+
+
+def _uses_rows(test_set, factors, seed):
+    """Section 2.7.2's six runs of one test set: per-position counts = a common base x each
+    use's factor x a little noise."""
+    rng = np.random.default_rng(seed)
+    base = rng.integers(100_000, 1_000_000, size=21)
+    return [_row("move_score", "TwoBig1", 256, True, 8,
+                 base * factor * (1 + rng.normal(0, 0.002, size=21)), test_set=test_set, use=use)
+            for use, factor in factors.items()]
+
+
+def test_endgame_score_over_move_must_be_more_pronounced_than_the_middle_games():
+    middle = _uses_rows("short", dict(none=1.0, move=0.8, score=0.5, exact=1.0, bounds=0.5,
+                                      full=0.45), seed=1)
+    weaker = _uses_rows("endgame21", dict(none=1.0, move=0.5, score=0.4, exact=1.0,
+                                          bounds=0.4, full=0.35), seed=2)
+    stronger = _uses_rows("endgame21", dict(none=1.0, move=0.8, score=0.3, exact=1.0,
+                                            bounds=0.3, full=0.25), seed=3)
+    measure = P.move_vs_score("endgame21", stronger_than="short")
+    found = measure(P.Grid(middle + weaker), "thesis_nodes")
+    assert found.verdict == "partly" and "less pronounced than in the middle game" in found.text
+    found = measure(P.Grid(middle + stronger), "thesis_nodes")
+    assert found.verdict == "yes" and "more pronounced than in the middle game" in found.text
+    assert measure(P.Grid(weaker), "thesis_nodes").verdict == "yes"   # no middle game to compare
+
+
+def test_npv_share_of_line_ordered_nodes_is_of_the_count_judged():
+    rng = np.random.default_rng(6)
+    base = rng.integers(100_000, 1_000_000, size=18)
+    one = _row("move_score", "TwoBig1", 256, True, 8, base, test_set="short")
+    five = _row("npv", "TwoBig1", 256, True, 8, base, test_set="short", pv_plies=5)
+    five["line_moves"] = str(int(five["thesis_nodes"]) // 10)   # a tenth of the full-width nodes
+    thesis = P.npv("short", -5)(P.Grid([one, five]), "thesis_nodes").text
+    every = P.npv("short", -5)(P.Grid([one, five]), "nodes").text
+    assert "(5-ply): 10.000%" in thesis and "(5-ply): 3.333%" in every

@@ -163,7 +163,8 @@ def _section_schemes(rows, out_dir, lines):
               "nodes), with 95% paired bootstrap intervals where the rows keep per-position "
               "counts. Where the rows also have the thesis' count (interior nodes + horizon "
               "leaves, no quiescence), a second table gives it, and the plots show it. Plots: "
-              "totals from zero with the no-table total as a dotted line; on the right each "
+              "totals from zero, with the no-table total as a dotted line where that cell was "
+              "run; on the right each "
               "scheme against TwoBig1 with its interval, over the key-set noise floor (grey).",
               ""]
     for (test_set, stamping, depth) in sorted(schemes):
@@ -255,8 +256,9 @@ def _section_npv(rows, lines):
         return
     lines += ["Each entry keeps the first n moves of its best line (the thesis' n-ply PV); a "
               "position missing from the table is ordered by the move an ancestor's line "
-              "gives for it. Nodes against the 1-ply PV (the best move only; the full-table "
-              "row of section 2) at the same size, with 95% intervals; TwoBig1, time "
+              "gives for it. Nodes on the thesis' count (interior nodes + horizon leaves) "
+              "against the 1-ply PV (the best move only: the full-table cell of section 2, "
+              "whose table gives all nodes) at the same size, with 95% intervals; TwoBig1, time "
               "stamping. `ancestor moves`: nodes where the table had no move and an ancestor's "
               "line gave one.", ""]
     base = {(r["test_set"], int(r["positions_k"]), int(r["depth"])): r for r in rows
@@ -292,9 +294,11 @@ def _section_collisions(rows, lines):
               "distinct positions it stored (counted by the table itself: a position stored, "
               "overwritten and stored again counts once) and N = entries give the expected "
               "type-2 collisions E = M - N(1 - e^(-M/N)); M and E are summed over the "
-              "positions. Rows from before the distinct-key counter used M = non-empty entries "
-              "+ collisions, which is partly made of the collisions it predicts; their M "
-              "column is marked *. The measured collisions count every store that met another "
+              "positions." + (" Rows from before the distinct-key counter used M = non-empty "
+              "entries + collisions, which is partly made of the collisions it predicts; their "
+              "M column is marked *." if any(r.get("distinct") in (None, "") for r in rows
+                                             if r["experiment"] == "collisions") else "")
+              + " The measured collisions count every store that met another "
               "position in its slot, so a position that loses its slot and is stored again "
               "counts again; M - filled (the distinct positions stored that no longer have an "
               "entry, summed over the positions) counts each such position once, as equation "
@@ -382,9 +386,11 @@ def _section_noise(rows, lines):
                     lines.append(f"- {format_k(size)}, vs {scheme}: " + ", ".join(f"{d:+.2f}%" for d in diffs)
                                  + f" ({sign})")
             lines.append("")
-    floor = Grid(rows).floor("nodes")
-    lines += [f"Noise floor: the key set alone moved a cell's total by up to {floor:.2f}% "
-              "(largest spread above).", ""]
+    grid = Grid(rows)
+    lines += [f"Noise floor: the key set alone moved a cell's total by up to "
+              f"{grid.floor('nodes'):.2f}% on all nodes (the largest spread above) and "
+              f"{grid.floor('thesis_nodes'):.2f}% on the thesis' count (interior nodes + "
+              "horizon leaves); the claims table takes these as its floors.", ""]
 
 
 def write_report(rows, out_dir: Path, quick: bool, claims_path: Optional[Path] = None) -> None:

@@ -427,8 +427,9 @@ def stamping_saves(grid, metric):
         return NOT_RUN
     verdict = "yes" if 0.5 <= np.mean(savings) <= 5 and clear * 2 > n else "partly" \
         if np.mean(savings) > 0 else "no"
-    return Finding(f"mean saving {np.mean(savings):.1f}% (range {min(savings):+.1f}% to "
-                   f"{max(savings):+.1f}%) over {n} scheme-size points at {depth} ply; "
+    return Finding(f"mean saving {np.mean(savings):.1f}% (from {min(savings):+.1f}% to "
+                   f"{max(savings):+.1f}% per point; positive: fewer nodes with stamping) over {n} "
+                   f"scheme-size points at {depth} ply; "
                    f"clearly fewer nodes at {clear}", verdict)
 
 
@@ -454,7 +455,7 @@ def order_invariant(grid, metric):
     verdict = ("yes" if min(taus) >= 0.6 and first * 2 > n else
                "partly" if np.mean(taus) >= 0.6 else "no")
     return Finding(f"rank agreement (Kendall tau) with and without stamping {min(taus):+.2f} to "
-                   f"{max(taus):+.2f} over {n} sizes; TwoBig1 first in both at {first}", verdict)
+                   f"{max(taus):+.2f} over {n} sizes; TwoBig1 first in both at {first} of {n}", verdict)
 
 
 def doubling_size(grid, metric, test_set, depth, stamping, scheme="TwoBig1"):
@@ -674,17 +675,36 @@ def _uses(grid, test_set, metric):
     return depth, size, none, by_use
 
 
-def move_vs_score(test_set):
+def _score_against_move(grid, test_set, metric):
+    """(depth, size, move only and score only against no table, score only against move
+    only) of a 2.7.2 test set, or None where its rows are missing."""
+    got = _uses(grid, test_set, metric)
+    if not got:
+        return None
+    depth, size, none, by_use = got
+    return (depth, size, grid.diff(none, by_use["move"], metric),
+            grid.diff(none, by_use["score"], metric),
+            grid.diff(by_use["move"], by_use["score"], metric))
+
+
+def move_vs_score(test_set, stronger_than=None):
+    """Score only against move only. With `stronger_than` (the middle game's set), the
+    endgame's "more pronounced": its score-over-move gain larger than that set's."""
     def measure(grid, metric):
-        got = _uses(grid, test_set, metric)
-        if not got:
+        got = _score_against_move(grid, test_set, metric)
+        if got is None:
             return NOT_RUN
-        depth, size, none, by_use = got
-        dm, ds = grid.diff(none, by_use["move"], metric), grid.diff(none, by_use["score"], metric)
-        d = grid.diff(by_use["move"], by_use["score"], metric)
-        return Finding(f"{depth} ply, {format_k(size)}: move only {_pct(dm)}, score only "
-                       f"{_pct(ds)} against no table; score only against move only {_pct(d)}",
-                       "yes" if _sign(grid, d, metric) < 0 else "no")
+        depth, size, dm, ds, d = got
+        text = (f"{depth} ply, {format_k(size)}: move only {_pct(dm)}, score only "
+                f"{_pct(ds)} against no table; score only against move only {_pct(d)}")
+        clear = _sign(grid, d, metric) < 0
+        other = _score_against_move(grid, stronger_than, metric) if stronger_than else None
+        if other is None:
+            return Finding(text, "yes" if clear else "no")
+        more = d.percent < other[4].percent
+        text += (f"; {'more' if more else 'less'} pronounced than in the middle game "
+                 f"({other[4].percent:+.1f}%)")
+        return Finding(text, "yes" if clear and more else "partly" if clear else "no")
     return measure
 
 
@@ -797,7 +817,8 @@ def npv(test_set, thesis_gain):
         if not parts or five is None:
             return NOT_RUN
         d, row = five
-        share = _count(row, "line_moves") / max(_count(row, "nodes"), 1) * 100
+        # Lines order full-width nodes only, so the share is of the column's own count.
+        share = _count(row, "line_moves") / max(_count(row, metric), 1) * 100
         text = (f"{depth} ply, {format_k(size)}, against the best move alone: " + ", ".join(parts)
                 + f"; nodes ordered by an ancestor's line (5-ply): {share:.3f}%")
         if _sign(grid, d, metric) >= 0:
@@ -851,7 +872,8 @@ def equation_2_2(grid, metric):
                    + ", ".join(f"{format_k(k)} {ratio:.3f} [{low:.3f}, {high:.3f}]"
                                for k, ratio, low, high in found)
                    + f"; inside 0.9-1.1 at {inside} of {len(found)} sizes"
-                   + (f"; 1 outside the interval at {', '.join(off)}" if off else ""), verdict)
+                   + (f"; a ratio of 1 lies outside the 95% interval at {', '.join(off)}" if off
+                      else ""), verdict)
 
 
 def type1_errors(grid, metric):
@@ -950,7 +972,8 @@ CLAIMS = [
           "the same scheme is best in most pairs and Kendall's tau is 0.4 or more in all; "
           "'yes' when row 2's rule gives 'yes' at 8 ply and the pairs do not disagree, "
           "'partly' when it gives 'partly' or better, or the pairs agree, 'no' otherwise"),
-    Claim("2.7.1", "the 7-ply 16K point approximates 9 ply at 256K", "\"This shows TwoBIG1 to "
+    Claim("2.7.1", "the 7-ply 16K point stands for 9 ply at 256K, where TwoBig1 is a clear "
+          "winner", "\"This shows TwoBIG1 to "
           "be a clear winner\" (extrapolated, never measured)", extrapolation,
           "9 ply at 256K measured on a subset without stamping; the 7-ply 16K counts of the "
           "same positions from the 94-position rows; 'yes' when the orders agree (Kendall's "
@@ -969,8 +992,10 @@ CLAIMS = [
           move_vs_score("short"), "each use against no table; score only against move only; "
           "'yes' when score only is clearly below move only, 'no' otherwise"),
     Claim("2.7.2, Fig. 2.14", "... and in the endgame", "\"analogous ... but more "
-          "pronounced\" (10 ply, 21 positions)", move_vs_score("endgame21"),
-          "as above (the same rule: 'yes' when score only is clearly below move only)"),
+          "pronounced\" (10 ply, 21 positions)", move_vs_score("endgame21", stronger_than="short"),
+          "as above; 'yes' when score only is clearly below move only and gains more over "
+          "it than in the middle game (row 18; \"more pronounced\"), 'partly' when it is "
+          "clearly below only, 'no' otherwise"),
     Claim("2.7.2", "a retrieved score cuts off in about half the hits", "\"about 50% of the "
           "cases\"", cutoff_share, "cut-offs (exact, lower, upper) / hits, full table, "
           "largest size; 'yes' when 35-65% in both sets, 'partly' when 20-80% in one at "
@@ -1005,7 +1030,9 @@ CLAIMS = [
           "keys stored, counted by the table; " + FELDMANN_RULE, metric_free=True),
     Claim("2.4.2, eq. 2.1", "too few hash bits give type-1 errors", "\"a hash value of 32 bits "
           "clearly is too small\"; 64 bits suffice", type1_errors,
-          "DEEP tables verifying only k key bits (k = 16, 24, 32) at 8K and 1M; 'yes' when "
+          "DEEP tables verifying only k key bits (k = 16, 24, 32) at 8K and 1M, so that a "
+          "hash value has k + log2(entries) bits (the thesis' 32 bits lie between the 29 "
+          "and 36 measured); 'yes' when "
           "the errors never rise as the hash bits grow, the fewest bits show errors and the "
           "64-bit keys none, 'partly' when the 64-bit keys show none, 'no' otherwise",
           metric_free=True),
@@ -1091,8 +1118,9 @@ def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
         "in percent (negative: fewer nodes). " + _bootstrap_method(grid) +
         " A difference is *clear* only "
         "when its interval excludes 0 and it exceeds the noise floor (" + floors + "; the "
-        "floor is the largest spread of one cell's total over seeded random Zobrist key "
-        "sets). Sizes are in positions (K = 1024, M = 1024K). A point = one (table size, "
+        "floor is the largest spread of one cell's total over its key sets, the Polyglot "
+        "keys and seeded random ones, in the noise cells of the experiments' report, "
+        "section 5, and it is applied to every comparison). Sizes are in positions (K = 1024, M = 1024K). A point = one (table size, "
         "time stamping) pair. The last column states the rule each verdict follows; a claim "
         "about a change (an edge that disappears) reads *not testable* where the data lack "
         "what would change.", "",
@@ -1139,8 +1167,9 @@ def _differences(grid: Grid) -> List[str]:
     end21 = sorted({int(r["depth"]) for r in grid.rows if r["test_set"] == "endgame21"})
     depths = (f"Endgame rows: the scheme comparison at {', '.join(map(str, end)) or 'no'} ply, "
               f"2.7.2/2.7.3's 21 positions at {', '.join(map(str, end21)) or 'no'} ply, where "
-              "the thesis searched 10; `--endgame-depth 10` runs its depth (run again, it "
-              "skips the cells in the CSV).")
+              "the thesis searched 10. The grid's plan has both at 10 ply; `python -m "
+              "lab.thesis.tt_experiments --only move_score,npv` runs the 10-ply cells not yet "
+              "in the CSV.")
     cells = grid.cell_counts("schemes", "endgame")
     for depth in sorted(d for d in cells if end and d > end[-1]):
         depths += (f" {depth} ply: {cells[depth]} of its cells are in the CSV, against "
