@@ -1109,7 +1109,8 @@ def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
         f"[results.csv]({csv_link}); do not edit by hand. The tables, plots and per-cell "
         f"figures behind each row are in [the experiments' report]({report_link}). "
         f"{len(grid.rows)} rows, measured at commit(s) {', '.join(grid.commits())}; "
-        f"{cpu / 3600:.1f} hours of single-threaded cells (their wall-clock times added up).", "",
+        f"{cpu / 3600:.1f} hours of single-threaded cells (their wall-clock times added up). "
+        + SAME_TREE, "",
         "**How to read it.** The thesis counts \"all nodes investigated, i.e. the sum of the "
         "interior nodes and the leaves\" and does not say whether its quiescence nodes are "
         "among them, so every claim is checked on two counts: interior nodes + horizon "
@@ -1160,6 +1161,15 @@ def _bootstrap_method(grid: Grid) -> str:
         text += (" The stamped rows of " + ", ".join(sorted(grid.unplaced)) + " could not "
                  "be placed in games (no game list of their length): resampled by position.")
     return text
+
+
+# Why rows of different commits compare: a cell measured again later searched the same tree.
+SAME_TREE = ("Rows of different commits compare where the paper profile's tree is the same; "
+             "a check: 2.7.2's no-table cell (18 positions, 8 ply), measured at a36105c, "
+             "searched the same "
+             "333,861,678 nodes (117,439,736 on the thesis' count) when run again at dc32fdb "
+             "on 2026-12-07 (`python -m lab.thesis.tt_experiments --only move_score --use "
+             "none --depth 8 --out <an empty folder>`).")
 
 
 def _differences(grid: Grid) -> List[str]:
