@@ -488,7 +488,10 @@ def _steps_apart(a: str, b: str) -> int:
 DOUBLING_RULE = ("'yes' when the size found at every depth measured is within one doubling "
                  "of the thesis' size at that depth, 'partly' when at least half of the depths "
                  "are, 'no' otherwise; an open-ended size (<=8K: the smallest size run already "
-                 "gains under 1%; >=1M: even the largest still gains more) counts as its bound")
+                 "gains under 1%; >=1M: even the largest still gains more) counts as its "
+                 "bound. The thesis' 1% step is smaller than the key-set noise floor, so the "
+                 "size found can move by a doubling with the keys; hence the one-doubling "
+                 "tolerance")
 
 
 def _doubling(grid, metric, test_set, stamping, thesis):
