@@ -1113,7 +1113,7 @@ def build(rows: Sequence[dict], csv_link: str = "experiments/results.csv",
         f"figures behind each row are in [the experiments' report]({report_link}). "
         f"{len(grid.rows)} rows, measured at commit(s) {', '.join(grid.commits())}; "
         f"{cpu / 3600:.1f} hours of single-threaded cells (their wall-clock times added up). "
-        + SAME_TREE, "",
+        + (SAME_TREE if SAME_TREE_COMMIT in grid.commits() else ""), "",
         "**How to read it.** The thesis counts \"all nodes investigated, i.e. the sum of the "
         "interior nodes and the leaves\" and does not say whether its quiescence nodes are "
         "among them, so every claim is checked on two counts: interior nodes + horizon "
@@ -1167,9 +1167,10 @@ def _bootstrap_method(grid: Grid) -> str:
 
 
 # Why rows of different commits compare: a cell measured again later searched the same tree.
+SAME_TREE_COMMIT = "a36105c"
 SAME_TREE = ("Rows of different commits compare where the paper profile's tree is the same; "
-             "a check: 2.7.2's no-table cell (18 positions, 8 ply), measured at a36105c, "
-             "searched the same "
+             "a check: 2.7.2's no-table cell (18 positions, 8 ply), measured at "
+             f"{SAME_TREE_COMMIT}, searched the same "
              "333,861,678 nodes (117,439,736 on the thesis' count) when run again at dc32fdb "
              "on 2026-12-07 (`python -m lab.thesis.tt_experiments --only move_score --use "
              "none --depth 8 --out <an empty folder>`).")
