@@ -385,6 +385,8 @@ def test_the_collisions_table_gives_both_counts_against_equation_2_2():
     lines = []
     R._section_collisions([row], lines)
     assert "| 8K | 5 | 300 | 1,000 | 200 | 1.50 | 200 | 1.00 |" in lines
+    assert "marked *" not in "\n".join(lines)     # the note only where a row is starred
     lines = []
     R._section_collisions([dict(row, distinct="")], lines)
     assert "| 8K | 5 | 300 | 1,100* | 200 | 1.50 | - | - |" in lines
+    assert "marked *" in "\n".join(lines)
