@@ -94,3 +94,16 @@ def test_the_section_states_what_it_measured_and_counts_the_verdicts_that_held()
     every_point = [dict(r, positions_k=str(size), stamping=stamping)
                    for r in rows7 for size in R.THESIS_SIZES for stamping in ("False", "True")]
     assert "not measured yet" not in "\n".join(R.section(every_point, GAMES))
+
+
+def test_the_section_names_each_choice_varied_and_says_when_root_lines_were_not():
+    rows = [_row(scheme, [1000] * 6, choice, "1")
+            for choice in ("", "ties_new=0") for scheme in ("DEEP", "TwoDEEP", "BIG1", "TwoBig1")]
+    text = "\n".join(R.section(rows, GAMES))
+    assert "The choices: ties between a candidate and a stored entry" in text
+    assert "the refutation line per root move that ALIBABA kept is not varied" in text
+    rows += [_row(scheme, [1000] * 6, "root_lines=1", "1")
+             for scheme in ("DEEP", "TwoDEEP", "BIG1", "TwoBig1")]
+    text = "\n".join(R.section(rows, GAMES))
+    assert "a refutation line per root move, as ALIBABA kept them" in text
+    assert "is not varied" not in text
