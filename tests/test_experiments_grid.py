@@ -205,19 +205,19 @@ def test_merge_adds_the_cells_the_grid_lacks_and_refuses_a_conflict(script, tmp_
 
     out = tmp_path / "grid"
     out.mkdir()
-    X.rewrite_rows(out / "results.csv", ours)
+    X.rewrite_rows(out / X.RESULTS_CSV, ours)
     X.rewrite_rows(tmp_path / "other.csv", theirs)
     result = CliRunner().invoke(script.main, ["--out", str(out), "--report-only",
                                               "--merge", str(tmp_path / "other.csv")])
     assert result.exit_code == 0, result.output
     assert "--merge: 2 rows added" in result.output
-    assert [(r["scheme"], r["positions_k"]) for r in X.read_rows(out / "results.csv")] == [
+    assert [(r["scheme"], r["positions_k"]) for r in X.read_rows(out / X.RESULTS_CSV)] == [
         ("BIGALL", "8"), ("BIGALL", "16"), ("TwoDEEP", "8"), ("TwoDEEP", "32")]
     X.rewrite_rows(tmp_path / "bad.csv", [full(**dict(base, nodes="101"))])
     result = CliRunner().invoke(script.main, ["--out", str(out), "--report-only",
                                               "--merge", str(tmp_path / "bad.csv")])
     assert result.exit_code != 0 and "differs in nodes" in result.output
-    assert len(X.read_rows(out / "results.csv")) == 4
+    assert len(X.read_rows(out / X.RESULTS_CSV)) == 4
 
 
 def test_plan_cells_are_unique_and_repeat_headline_cells_with_key_seeds(script):
@@ -390,3 +390,36 @@ def test_the_collisions_table_gives_both_counts_against_equation_2_2():
     R._section_collisions([dict(row, distinct="")], lines)
     assert "| 8K | 5 | 300 | 1,100* | 200 | 1.50 | - | - |" in lines
     assert "marked *" in "\n".join(lines)
+
+
+def test_the_compressed_csv_appends_and_keeps_what_precedes_a_cut_member(tmp_path):
+    """The grid's CSV is gzip-compressed; each run appends a member. A run killed mid-write
+    leaves a member cut short: its complete rows are kept, and the next run rewrites the
+    file so that what it appends can be read."""
+    def row(scheme, nodes):
+        values = dict(experiment="schemes", test_set="middle", scheme=scheme, positions_k="8",
+                      stamping="True", use="full", key_bits="64", depth="5", pv_plies="1",
+                      nodes=str(nodes))
+        return {name: values.get(name, "") for name in X.FIELDS}
+
+    path = tmp_path / X.RESULTS_CSV
+    X.rewrite_rows(path, [row("DEEP", 100)])
+    first = path.read_bytes()
+    X.rewrite_rows(path, [row("DEEP", 100)])
+    assert path.read_bytes() == first                     # the same rows, the same bytes
+    handle, writer = X.open_results(path)
+    writer.writerow(row("BIG1", 90))
+    handle.close()
+    assert [r["scheme"] for r in X.read_rows(path)] == ["DEEP", "BIG1"]
+    handle, writer = X.open_results(path)
+    writer.writerow(row("TwoDEEP", 80))
+    handle.flush()
+    whole = path.read_bytes()
+    handle.close()
+    path.write_bytes(whole)                               # the member's end never written
+    assert [r["scheme"] for r in X.read_rows(path)] == ["DEEP", "BIG1", "TwoDEEP"]
+    handle, writer = X.open_results(path)
+    writer.writerow(row("TwoBig1", 70))
+    handle.close()
+    assert [r["scheme"] for r in X.read_rows(path)] == ["DEEP", "BIG1", "TwoDEEP", "TwoBig1"]
+    assert path.read_bytes()[:2] == b"\x1f\x8b"            # gzip

@@ -88,6 +88,7 @@ from engine import tt as T
 from engine import tt_research as R
 from engine._jit import jit, jit_alloc
 from lab.statistics import THESIS_DEPTHS
+from lab.thesis.experiments import RESULTS_CSV, open_text
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "experiments"
@@ -717,14 +718,14 @@ def split_outcome(rows, m, n, first, search):
 
 
 # -- the report (docs/domineering.md: the sections between <!-- NAME --> and <!-- /NAME -->) --
-CHESS_CSV = DOCS / "results.csv"
+CHESS_CSV = DOCS / RESULTS_CSV
 PAGE = ROOT / "docs" / "domineering.md"
 
 
 def _rows(path):
     if not Path(path).exists():
         return []
-    with open(path, newline="") as f:
+    with open_text(path, "r") as f:
         return list(csv.DictReader(f))
 
 
@@ -926,7 +927,7 @@ CHESS_ENDGAME_DEPTH = str(THESIS_DEPTHS["endgame"])   # the CSV's depth column i
 
 def chess_big_gain(test_set="middle", depth="7", stamping="False"):
     """Mean over table sizes of (DEEP - BIG1) / DEEP and (TwoDEEP - TwoBig1) / TwoDEEP in
-    the chess rows (docs/experiments/results.csv)."""
+    the chess rows (docs/experiments/results.csv.gz)."""
     nodes = {}
     for r in _rows(CHESS_CSV):
         if (r["experiment"], r["test_set"], r["depth"], r["stamping"], r["key_seed"]) == \
@@ -1028,7 +1029,7 @@ def claims_section(rows, board):
         f"Rule 2 (\"the concept Big shows more improvement over the concept Deep than in chess\"): "
         f"the mean over table sizes of (DEEP - BIG1) / DEEP and of (TwoDEEP - TwoBig1) / TwoDEEP, "
         f"domineering against the chess middle game (depth 7, tables cleared, the rows of "
-        f"docs/experiments/results.csv, Figure 2.8's experiment; chess counts all nodes, "
+        f"docs/experiments/{RESULTS_CSV}, Figure 2.8's experiment; chess counts all nodes, "
         f"quiescence nodes included, as domineering's solver counts every node it "
         f"visits). Domineering {board}: BIG1 "
         f"{d1:+.1f}%, TwoBig1 {d2:+.1f}% (mean of the pairs run {dom:+.1f}%, over {k1} and {k2} sizes"

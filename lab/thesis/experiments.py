@@ -28,7 +28,9 @@ as cells finish, and a rerun skips the cells whose rows are already there.
 """
 import csv
 import functools
+import gzip
 import hashlib
+import io
 import logging
 import math
 import os
@@ -433,6 +435,33 @@ def run_cell(job) -> List[dict]:
     return rows
 
 
+RESULTS_CSV = "results.csv.gz"   # the grid's rows, gzip-compressed (a few MB as plain text)
+
+
+def open_text(path, mode: str, compressed: Optional[bool] = None):
+    """A CSV file opened as text; gzip-compressed when the name ends in .gz (or when
+    `compressed` says so). Appending to a gzip file adds a member, which readers join."""
+    path = Path(path)
+    if compressed if compressed is not None else path.suffix == ".gz":
+        # mtime 0: the same rows give the same bytes, so a rebuild leaves git nothing to see
+        return io.TextIOWrapper(gzip.GzipFile(path, mode + "b", mtime=0), encoding="utf-8",
+                                newline="")
+    return open(path, mode, newline="")
+
+
+def _read(path: Path) -> tuple:
+    """(rows, complete): the CSV's raw rows, and False when a compressed file ends in a
+    member cut short by an interrupted write (the rows before the cut are kept)."""
+    rows = []
+    with open_text(path, "r") as handle:
+        try:
+            for row in csv.DictReader(handle):
+                rows.append(row)
+        except (EOFError, gzip.BadGzipFile):
+            return rows, False
+    return rows, True
+
+
 def read_rows(path) -> List[dict]:
     """The CSV's rows as dicts of strings, every FIELD present ('' where a row of an older
     layout has no such column); rows cut short by an interrupted write are dropped."""
@@ -440,21 +469,20 @@ def read_rows(path) -> List[dict]:
     if not path.exists():
         return []
     out = []
-    with open(path, newline="") as handle:
-        for row in csv.DictReader(handle):
-            full = {name: (row.get(name) or "") for name in FIELDS}
-            full.update({k: v for k, v in row.items() if k not in full and k is not None})
-            try:
-                key_of(full)
-                int(full["nodes"])
-            except (KeyError, TypeError, ValueError):
-                continue
-            out.append(full)
+    for row in _read(path)[0]:
+        full = {name: (row.get(name) or "") for name in FIELDS}
+        full.update({k: v for k, v in row.items() if k not in full and k is not None})
+        try:
+            key_of(full)
+            int(full["nodes"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        out.append(full)
     return out
 
 
 def _header(path: Path) -> List[str]:
-    with open(path, newline="") as handle:
+    with open_text(path, "r") as handle:
         return next(csv.reader(handle), [])
 
 
@@ -463,10 +491,12 @@ def open_results(path):
     older header is rewritten first with the current one (its rows kept, new columns
     empty), so that appended rows line up with the header."""
     path = Path(path)
-    if path.exists() and path.stat().st_size and _header(path) != FIELDS:
+    # A member cut short would hide every member appended after it: rewrite the file whole.
+    if path.exists() and path.stat().st_size and (_header(path) != FIELDS
+                                                  or not _read(path)[1]):
         rewrite_rows(path, read_rows(path))
     new_file = not path.exists() or path.stat().st_size == 0
-    handle = open(path, "a", newline="")
+    handle = open_text(path, "a")
     writer = csv.DictWriter(handle, fieldnames=FIELDS, extrasaction="ignore")
     if new_file:
         writer.writeheader()
@@ -522,7 +552,7 @@ def rewrite_rows(path, rows) -> None:
     """Write `rows` as the whole CSV at `path` (header FIELDS), atomically."""
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", newline="") as handle:
+    with open_text(tmp, "w", compressed=path.suffix == ".gz") as handle:
         writer = csv.DictWriter(handle, fieldnames=FIELDS, extrasaction="ignore")
         writer.writeheader()
         writer.writerows(rows)

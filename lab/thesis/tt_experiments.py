@@ -10,7 +10,7 @@
     python -m lab.thesis.tt_experiments --report-only    # rebuild report + plots from the CSV
     python -m lab.thesis.tt_experiments --only move_score --scheme TwoBig1 --size 256 \
         --depth 8 --force                                # rerun one cell, replacing its rows
-    python -m lab.thesis.tt_experiments --merge OTHER/docs/experiments/results.csv --report-only
+    python -m lab.thesis.tt_experiments --merge OTHER/docs/experiments/results.csv.gz --report-only
                                                       # add cells run in another checkout
 
 The grid is a list of cells (lab.thesis.experiments.run_grid): each cell is one configuration
@@ -20,7 +20,7 @@ starts a LocalCluster on this machine (processes, one thread each, --jobs of the
 --scheduler sends the cells to the scheduler of a running cluster instead (start one with
 `dask scheduler` and `dask worker tcp://HOST:8786 --nthreads 1` on each machine, TwoBig
 installed there with `pip install -e '.[experiments]'`). Rows are appended to
-DIR/results.csv (DIR: docs/experiments, or docs/experiments/quick for --quick) as cells
+DIR/results.csv.gz (DIR: docs/experiments, or docs/experiments/quick for --quick) as cells
 finish, with the measured commit in each; a rerun skips the cells already there, so an
 interrupted run resumes. A progress bar shows cells done and the time left. The report
 DIR/README.md and the plots DIR/*.png are rebuilt from the CSV at the end.
@@ -35,7 +35,7 @@ from pathlib import Path
 import click
 
 from lab.statistics import SCHEMES, THESIS_DEPTHS, THESIS_SIZES
-from lab.thesis.experiments import (merge_rows, read_rows, rewrite_rows, run_grid,
+from lab.thesis.experiments import (RESULTS_CSV, merge_rows, read_rows, rewrite_rows, run_grid,
                                      without_cells)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -236,7 +236,7 @@ def main(quick, jobs, scheduler, serial, max_depth, endgame_depth, only, stampin
          schemes, depths, uses, force, key_seeds, out, merge_from, report_only):
     out_dir = Path(out) if out else DOCS / "experiments" / ("quick" if quick else "")
     out_dir.mkdir(parents=True, exist_ok=True)
-    csv_path = out_dir / "results.csv"
+    csv_path = out_dir / RESULTS_CSV
     for other in merge_from:
         try:
             merged, added = merge_rows(read_rows(csv_path), read_rows(other))
