@@ -893,7 +893,7 @@ def plot_grid(rows, board, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from lab.thesis.experiments_report import size_axis
+    from lab.thesis.experiments_report import save_plot, size_axis
     cells = grid_means(rows, board)
     sizes = sorted({int(k) for k, _ in cells})
     schemes = list(FIGURE_SCHEMES) + sorted({s for _, s in cells} - set(FIGURE_SCHEMES))
@@ -917,8 +917,7 @@ def plot_grid(rows, board, path):
     ax.set_title(f"Domineering {board}, Vertical first, DOMI's search")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_plot(fig, path)
     return drawn
 
 

