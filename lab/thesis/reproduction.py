@@ -429,9 +429,9 @@ def stamping_saves(grid, metric):
     verdict = "yes" if 0.5 <= np.mean(savings) <= 5 and clear * 2 > n else "partly" \
         if np.mean(savings) > 0 else "no"
     return Finding(f"mean saving {np.mean(savings):.1f}% (from {min(savings):+.1f}% to "
-                   f"{max(savings):+.1f}% per point; positive: fewer nodes with stamping) over {n} "
-                   f"scheme-size points at {depth} ply; "
-                   f"clearly fewer nodes at {clear}", verdict)
+                   f"{max(savings):+.1f}% per point; positive: fewer nodes with stamping) "
+                   f"over {n} scheme-size points at {depth} ply; clearly fewer nodes at {clear}",
+                   verdict)
 
 
 def order_invariant(grid, metric):
@@ -456,7 +456,8 @@ def order_invariant(grid, metric):
     verdict = ("yes" if min(taus) >= 0.6 and first * 2 > n else
                "partly" if np.mean(taus) >= 0.6 else "no")
     return Finding(f"rank agreement (Kendall tau) with and without stamping {min(taus):+.2f} to "
-                   f"{max(taus):+.2f} over {n} sizes; TwoBig1 first in both at {first} of {n}", verdict)
+                   f"{max(taus):+.2f} over {n} sizes; TwoBig1 first in both at {first} of {n}",
+                   verdict)
 
 
 def doubling_size(grid, metric, test_set, depth, stamping, scheme="TwoBig1"):
@@ -705,9 +706,10 @@ def move_vs_score(test_set, stronger_than=None):
         other = _score_against_move(grid, stronger_than, metric) if stronger_than else None
         if other is None:
             return Finding(text, "yes" if clear else "no")
-        more = d.percent < other[4].percent
+        middle = other[-1]   # the middle game's score only against move only
+        more = d.percent < middle.percent
         text += (f"; {'more' if more else 'less'} pronounced than in the middle game "
-                 f"({other[4].percent:+.1f}%)")
+                 f"({middle.percent:+.1f}%)")
         return Finding(text, "yes" if clear and more else "partly" if clear else "no")
     return measure
 
@@ -1125,7 +1127,8 @@ def build(rows: Sequence[dict], csv_link: str = "experiments/" + RESULTS_CSV,
         "when its interval excludes 0 and it exceeds the noise floor (" + floors + "; the "
         "floor is the largest spread of one cell's total over its key sets, the Polyglot "
         "keys and seeded random ones, in the noise cells of the experiments' report, "
-        "section 5, and it is applied to every comparison). Sizes are in positions (K = 1024, M = 1024K). A point = one (table size, "
+        "section 5, and it is applied to every comparison). Sizes are in positions (K = "
+        "1024, M = 1024K). A point = one (table size, "
         "time stamping) pair. The last column states the rule each verdict follows; a claim "
         "about a change (an edge that disappears) reads *not testable* where the data lack "
         "what would change.", "",
