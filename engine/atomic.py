@@ -1,6 +1,6 @@
 """[jit] The memory instructions numba lacks, emitted by intrinsics: an atomic
-compare-and-swap on an int32 array element (with a try-lock built on it) and a cache
-prefetch of an array element.
+compare-and-swap on an int32 array element (with a try-lock built on it), a cache
+prefetch of an array element, and an array made from a data address.
 
 The shared transposition table takes one lock word per bucket with LLVM's `cmpxchg`
 (sequentially consistent), by stores only (engine.tt explains why). The search prefetches
@@ -10,6 +10,7 @@ from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 import numpy as np
 
@@ -69,6 +70,46 @@ def prefetch(typingctx, array, index):
         return context.get_dummy_value()
 
     return signature, codegen
+
+
+def _array_at_intrinsic(readonly):
+    @intrinsic
+    def array_at(typingctx, address, shape, dtype):
+        if not (isinstance(address, types.Integer) and isinstance(shape, types.UniTuple)
+                and isinstance(shape.dtype, types.Integer)
+                and isinstance(dtype, types.NumberClass)):
+            return None
+        array_type = types.Array(dtype.instance_type, shape.count, "C", readonly=readonly)
+        signature = array_type(address, shape, dtype)
+
+        def codegen(context, builder, sig, args):
+            address_value, shape_value, _ = args
+            data_type = context.get_data_type(array_type.dtype)
+            itemsize = context.get_constant(types.intp, context.get_abi_sizeof(data_type))
+            sizes = cgutils.unpack_tuple(builder, shape_value, count=array_type.ndim)
+            strides = []
+            stride = itemsize
+            for size in reversed(sizes):
+                strides.insert(0, stride)
+                stride = builder.mul(stride, size)
+            array = context.make_array(array_type)(context, builder)
+            populate_array(array, data=builder.inttoptr(address_value, data_type.as_pointer()),
+                           shape=sizes, strides=strides, itemsize=itemsize, meminfo=None)
+            return array._getvalue()
+
+        return signature, codegen
+
+    return array_at
+
+
+# array_at(address, shape, dtype): the C-contiguous array of `dtype` (a numpy scalar type)
+# and `shape` (a tuple of integers) whose data starts at the integer `address`, a view that
+# owns nothing, built in place; readonly_array_at the same, typed read-only like the
+# tables' arrays. engine.search's handles keep arrays as such addresses (numba.carray does
+# the same, but its implementation returns a new array, which kernels compiled without
+# numba's runtime may not).
+array_at = _array_at_intrinsic(False)
+readonly_array_at = _array_at_intrinsic(True)
 
 
 @jit

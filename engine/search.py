@@ -54,6 +54,7 @@ import math
 import numpy as np
 
 from engine._jit import jit, jit_inline
+from engine.atomic import array_at, readonly_array_at
 from engine.bitboard import popcount
 from engine.codec import move_is_promotion, piece_of
 from engine.eval import material_pst_eval, reference_eval
@@ -65,13 +66,15 @@ from engine.movepick import (
     update_quiet_histories,
 )
 from engine.position import (
-    META_PLY, check_info, current_key, gives_check_with, in_check, make_move, make_null,
+    META_PLY, Position, check_info, current_key, gives_check_with, in_check, make_move, make_null,
     repeats_as_draw, repetitions, side_to_move, unmake_move, unmake_null,
 )
+from engine.tables import Tables
 from engine.tt import (
     BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, bounded_guess, tt_bound_eval, tt_enabled,
     tt_hit_weight, tt_lookup, tt_prefetch, tt_store_line,
 )
+from engine.tt_layout import TT
 from engine.tt_research import (
     line_first, line_prepend, line_rest, root_lines, size_counts_qnodes, tt_line_plies,
     tt_note_line_move, tt_note_type1, tt_root_line,
@@ -88,6 +91,7 @@ SearchState = collections.namedtuple(
 # Keep this tuple short. Every jitted function that takes it receives each array as about
 # seven scalar arguments, and past a size the compiled search runs at half speed: one more
 # unused 1-D array (a 14th field, when it had 13) took `bench` from 2.5 to 1.2 M nodes/s.
+# (The recursive kernels take ctrl alone and find the rest through its handles, K_HANDLES.)
 # Per-ply scalars therefore share `stack` (columns STACK_* in engine.types), and the two
 # n-ply lines and the refutation lines of the root moves share `lines`.
 
@@ -126,7 +130,63 @@ K_HORIZON = 13       # horizon leaves: full-width calls at depth 0 (each starts 
 K_ROOT_BEST_SCORE = 14  # what is known of K_ROOT_BEST's score: its exact value, or a lower
 K_ROOT_BEST_EXACT = 15  # bound while its re-search runs (then this is 0)
 K_ROOT_DEPTH = 16    # the depth of the current iteration
-K_LEN = 17
+K_HANDLES = 17       # from here on: the handles below
+
+# Handles: where the arrays of P, T, the table and S lie, written into ctrl by
+# fill_handles before a search. The two recursive kernels, _search and _quiesce, take ctrl
+# alone and rebuild the four tuples from these words (unpack_handles), because a call
+# copies every array of its arguments (5 + 2 x ndim words each, 191 words for the four
+# tuples): at every node that was 8-9% of the search's time, the largest single cost
+# (docs/performance.md, "What a call costs"). Each array takes its data address, then its
+# shape:
+#
+#   words                  array           dtype    shape
+#   H_BB .. +1             P.bb            uint64   (n,)
+#   H_BOARD .. +1          P.board         int8     (n,)
+#   H_ST .. +2             P.st            int64    (n, m)
+#   H_KEYS .. +1           P.keys          uint64   (n,)
+#   H_META .. +1           P.meta          int64    (n,)
+#   H_TU, H_TI, H_NN       T.u, T.i, T.nn  uint64, int64, int16: (n,) each, 2 words
+#   H_SLOTS .. H_TLINES    tt.slots, conf, stats, locks, seen, lines:
+#                                          uint64, int64, int64, int32, uint64, uint64
+#   H_HISTORY .. +3        S.history       int64    (2, 64, 64)
+#   H_PV .. +2             S.pv            int64    (n, m)
+#   H_STACK .. +2          S.stack         int64    (n, m)
+#   H_MOVES .. +1          S.moves         int32    (n,)
+#   H_SCORES .. +1         S.scores        int64    (n,)
+#   H_ROOT_MOVES .. +1     S.root_moves    int64    (n,)
+#   H_ROOT_NODES .. +1     S.root_nodes    int64    (n,)
+#   H_LINES .. +2          S.lines         uint64   (n, m)
+#   H_CONT .. +2           S.cont_history  int16    (n, m)
+#   H_ACC .. +2            S.nn_acc        int16    (n, m)
+#
+# S.ctrl itself is the array the kernels are given. The arrays stay owned by the Python
+# side's tuples, which outlive every search of them.
+H_BB = K_HANDLES
+H_BOARD = H_BB + 2
+H_ST = H_BOARD + 2
+H_KEYS = H_ST + 3
+H_META = H_KEYS + 2
+H_TU = H_META + 2
+H_TI = H_TU + 2
+H_NN = H_TI + 2
+H_SLOTS = H_NN + 2
+H_CONF = H_SLOTS + 2
+H_STATS = H_CONF + 2
+H_LOCKS = H_STATS + 2
+H_SEEN = H_LOCKS + 2
+H_TLINES = H_SEEN + 2
+H_HISTORY = H_TLINES + 2
+H_PV = H_HISTORY + 4
+H_STACK = H_PV + 3
+H_MOVES = H_STACK + 3
+H_SCORES = H_MOVES + 2
+H_ROOT_MOVES = H_SCORES + 2
+H_ROOT_NODES = H_ROOT_MOVES + 2
+H_LINES = H_ROOT_NODES + 2
+H_CONT = H_LINES + 3
+H_ACC = H_CONT + 3
+K_LEN = H_ACC + 3
 
 # Arguments of the recursive calls are typed int64 explicitly: a bare literal makes numba
 # compile (and cache, brokenly) a separate specialisation per literal value.
@@ -216,6 +276,83 @@ def _new_stack(plies):
     stack[:, STACK_EVAL] = NO_EVAL
     stack[:, STACK_MOVED] = CONTINUATION_NONE
     return stack
+
+
+@jit_inline
+def _put(ctrl, at, array):
+    """Write an array's handle at ctrl[at]: its data address, then its shape."""
+    ctrl[at] = np.int64(array.ctypes.data)
+    for d in range(array.ndim):
+        ctrl[at + 1 + d] = array.shape[d]
+
+
+@jit
+def fill_handles(P, T, tt, S):
+    """Write the handles of P, T, tt and S into S.ctrl (the layout above K_LEN)."""
+    ctrl = S.ctrl
+    _put(ctrl, H_BB, P.bb)
+    _put(ctrl, H_BOARD, P.board)
+    _put(ctrl, H_ST, P.st)
+    _put(ctrl, H_KEYS, P.keys)
+    _put(ctrl, H_META, P.meta)
+    _put(ctrl, H_TU, T.u)
+    _put(ctrl, H_TI, T.i)
+    _put(ctrl, H_NN, T.nn)
+    _put(ctrl, H_SLOTS, tt.slots)
+    _put(ctrl, H_CONF, tt.conf)
+    _put(ctrl, H_STATS, tt.stats)
+    _put(ctrl, H_LOCKS, tt.locks)
+    _put(ctrl, H_SEEN, tt.seen)
+    _put(ctrl, H_TLINES, tt.lines)
+    _put(ctrl, H_HISTORY, S.history)
+    _put(ctrl, H_PV, S.pv)
+    _put(ctrl, H_STACK, S.stack)
+    _put(ctrl, H_MOVES, S.moves)
+    _put(ctrl, H_SCORES, S.scores)
+    _put(ctrl, H_ROOT_MOVES, S.root_moves)
+    _put(ctrl, H_ROOT_NODES, S.root_nodes)
+    _put(ctrl, H_LINES, S.lines)
+    _put(ctrl, H_CONT, S.cont_history)
+    _put(ctrl, H_ACC, S.nn_acc)
+
+
+@jit_inline
+def _view1(ctrl, at, dtype):
+    return array_at(ctrl[at], (ctrl[at + 1],), dtype)
+
+
+@jit_inline
+def _readonly_view1(ctrl, at, dtype):
+    return readonly_array_at(ctrl[at], (ctrl[at + 1],), dtype)
+
+
+@jit_inline
+def _view2(ctrl, at, dtype):
+    return array_at(ctrl[at], (ctrl[at + 1], ctrl[at + 2]), dtype)
+
+
+@jit_inline
+def _view3(ctrl, at, dtype):
+    return array_at(ctrl[at], (ctrl[at + 1], ctrl[at + 2], ctrl[at + 3]), dtype)
+
+
+@jit_inline
+def unpack_handles(ctrl):
+    """(P, T, tt, S) again from the handles fill_handles wrote into ctrl."""
+    P = Position(_view1(ctrl, H_BB, np.uint64), _view1(ctrl, H_BOARD, np.int8),
+                 _view2(ctrl, H_ST, np.int64), _view1(ctrl, H_KEYS, np.uint64),
+                 _view1(ctrl, H_META, np.int64))
+    T = Tables(_readonly_view1(ctrl, H_TU, np.uint64), _readonly_view1(ctrl, H_TI, np.int64),
+               _readonly_view1(ctrl, H_NN, np.int16))
+    tt = TT(_view1(ctrl, H_SLOTS, np.uint64), _view1(ctrl, H_CONF, np.int64),
+            _view1(ctrl, H_STATS, np.int64), _view1(ctrl, H_LOCKS, np.int32),
+            _view1(ctrl, H_SEEN, np.uint64), _view1(ctrl, H_TLINES, np.uint64))
+    S = SearchState(ctrl, _view3(ctrl, H_HISTORY, np.int64), _view2(ctrl, H_PV, np.int64),
+                    _view2(ctrl, H_STACK, np.int64), _view1(ctrl, H_MOVES, np.int32),
+                    _view1(ctrl, H_SCORES, np.int64), _view1(ctrl, H_ROOT_MOVES, np.int64),
+                    _view1(ctrl, H_ROOT_NODES, np.int64), _view2(ctrl, H_LINES, np.uint64),
+                    _view2(ctrl, H_CONT, np.int16), _view2(ctrl, H_ACC, np.int16))
+    return P, T, tt, S
 
 
 @jit
@@ -438,6 +575,14 @@ def eval_at_max_ply(P, T, paper):
 @jit
 def quiesce(P, T, tt, S, alpha, beta, ply):
     """Captures and promotions (every move in check) until the position is quiet."""
+    fill_handles(P, T, tt, S)
+    return _quiesce(S.ctrl, alpha, beta, ply)
+
+
+@jit
+def _quiesce(ctrl, alpha, beta, ply):
+    """quiesce, given only ctrl with the handles written (see K_HANDLES)."""
+    P, T, tt, S = unpack_handles(ctrl)
     _count_node(S, ply)
     S.ctrl[K_QNODES] += 1
     S.stack[ply, STACK_PV_LEN] = ply
@@ -496,7 +641,7 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
                 continue  # a capture that loses material cannot raise a quiet position's score
         make_move(P, T, move)
         tt_prefetch(tt, current_key(P))
-        score = -quiesce(P, T, tt, S, -beta, -alpha, ply + 1)
+        score = -_quiesce(ctrl, -beta, -alpha, ply + 1)
         unmake_move(P)
         if S.ctrl[K_STOP] != 0:
             return 0
@@ -522,7 +667,7 @@ def _horizon(P, T, tt, S, alpha, beta, ply):
         _count_node(S, ply)   # a call of the search is a node, as quiescence's would be
         return DRAW
     weighted = S.ctrl[K_WEIGHTED]
-    score = quiesce(P, T, tt, S, alpha, beta, ply)
+    score = _quiesce(S.ctrl, alpha, beta, ply)
     if not size_counts_qnodes(tt):
         S.ctrl[K_WEIGHTED] = weighted + 1   # the horizon leaf alone, as the thesis counts
     return score
@@ -629,6 +774,13 @@ def _store_node(tt, S, key, ply, best_move, best, old_alpha, beta, depth, weight
 
 @jit
 def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
+    """The search below (_search) of P from outside the recursion: the handles first."""
+    fill_handles(P, T, tt, S)
+    return _search(S.ctrl, depth, alpha, beta, ply, on_pv, allow_null, cut_node)
+
+
+@jit
+def _search(ctrl, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     """Principal-variation search of the current position to `depth` plies; returns the
     score from the side to move's view. `on_pv`: the path so far follows the previous
     iteration's PV, whose next move is then tried first (the refutation move). `cut_node`:
@@ -636,13 +788,13 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     more). Along a first move or a null move, cut nodes and expected fail-low nodes
     alternate; the null-window child of a late move is a cut node (once re-searched at full
     depth after failing high reduced, it takes the parent's opposite)."""
+    P, T, tt, S = unpack_handles(ctrl)
     # Every return below leaves this node's line empty unless a move raised alpha: the
     # parent copies the line of the child it keeps, so a stale one would reach the GUI.
     S.stack[ply, STACK_PV_LEN] = ply
     # 0. The horizon.
     if depth <= 0:
         return _horizon(P, T, tt, S, alpha, beta, ply)
-    ctrl = S.ctrl
     _count_node(S, ply)
     if ctrl[K_STOP] != 0:
         return 0
@@ -708,7 +860,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 S.stack[ply, STACK_MOVED] = CONTINUATION_NONE
                 make_null(P, T)
                 tt_prefetch(tt, current_key(P))
-                score = -search(P, T, tt, S, depth - 1 - NULL_REDUCTION - depth // 6, -beta,
+                score = -_search(ctrl, depth - 1 - NULL_REDUCTION - depth // 6, -beta,
                                 -beta + 1, ply + 1, NO, NO, NO if cut_node else YES)
                 unmake_null(P)
                 if ctrl[K_STOP] != 0:
@@ -726,7 +878,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 and abs(tscore) < SINGULAR_MAX_SCORE):
             singular_beta = tscore - SINGULAR_MARGIN * depth
             S.stack[ply, STACK_EXCLUDED] = tt_move
-            score = search(P, T, tt, S, (depth - 1) // 2, singular_beta - 1, singular_beta, ply,
+            score = _search(ctrl, (depth - 1) // 2, singular_beta - 1, singular_beta, ply,
                            NO, NO, cut_node)
             S.stack[ply, STACK_EXCLUDED] = 0
             S.stack[ply, STACK_PV_LEN] = ply
@@ -890,7 +1042,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 S.stack[ply + 1, STACK_PV_LEN] = ply + 1
                 score = -_horizon(P, T, tt, S, -child_beta, -child_alpha, ply + 1)
             else:
-                score = -search(P, T, tt, S, child_depth - reduction, -child_beta, -child_alpha,
+                score = -_search(ctrl, child_depth - reduction, -child_beta, -child_alpha,
                                 ply + 1, child_pv, YES, child_cut)
             if last_try:
                 break
@@ -941,6 +1093,7 @@ def search_root(P, T, tt, S, depth, alpha, beta):
     searched (ctrl[K_ROOT_COMPLETED]) and the best of them (ctrl[K_ROOT_BEST], with what is
     known of its score); returns the best score (meaningful only if the iteration was not
     stopped)."""
+    fill_handles(P, T, tt, S)
     ctrl = S.ctrl
     paper = ctrl[K_PROFILE] == PROFILE_PAPER
     _count_node(S, 0)
@@ -982,16 +1135,16 @@ def search_root(P, T, tt, S, depth, alpha, beta):
         elif i == 0 and move == pv_move:
             follow = YES
         if i == 0:
-            score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY, follow, YES, NO)
+            score = -_search(ctrl, depth - 1, -beta, -alpha, ONE_PLY, follow, YES, NO)
         else:
             reduction = 0
             if (not paper and quiet and not checked and depth >= LMR_MIN_DEPTH
                     and i >= 2 * LMR_MIN_MOVES and not in_check(P, T)):
                 reduction = 1
-            score = -search(P, T, tt, S, depth - 1 - reduction, -alpha - 1, -alpha, ONE_PLY,
+            score = -_search(ctrl, depth - 1 - reduction, -alpha - 1, -alpha, ONE_PLY,
                             follow, YES, YES)
             if score > alpha and reduction > 0:
-                score = -search(P, T, tt, S, depth - 1, -alpha - 1, -alpha, ONE_PLY, follow, YES,
+                score = -_search(ctrl, depth - 1, -alpha - 1, -alpha, ONE_PLY, follow, YES,
                                 YES)
             if alpha < score < beta:
                 if ctrl[K_STOP] == 0:
@@ -1000,7 +1153,7 @@ def search_root(P, T, tt, S, depth, alpha, beta):
                     ctrl[K_ROOT_BEST] = move
                     ctrl[K_ROOT_BEST_SCORE] = score
                     ctrl[K_ROOT_BEST_EXACT] = 0
-                score = -search(P, T, tt, S, depth - 1, -beta, -alpha, ONE_PLY, follow, YES, NO)
+                score = -_search(ctrl, depth - 1, -beta, -alpha, ONE_PLY, follow, YES, NO)
         unmake_move(P)
         if ctrl[K_STOP] != 0:
             break
