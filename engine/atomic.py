@@ -4,7 +4,7 @@ prefetch of an array element, and an array made from a data address.
 
 The shared transposition table takes one lock word per bucket with LLVM's `cmpxchg`
 (sequentially consistent), by stores only (engine.tt explains why). The search prefetches
-a child's table bucket right after making the move (engine.tt.tt_prefetch).
+a child's table bucket just before making the move (engine.tt.tt_prefetch).
 """
 from llvmlite import ir
 from numba import types

@@ -288,6 +288,25 @@ def _move_castling_rook(P, us, home, castled, back):
 
 
 @jit_inline
+def key_after(P, T, move):
+    """The key `move` leads to, for prefetching the child's table bucket before the move is
+    made: exact for a quiet move or capture that changes no castling right and leaves no
+    en-passant square; otherwise a wrong key, which only wastes the prefetch."""
+    ply = P.meta[META_PLY]
+    key = P.keys[ply] ^ side_key(T)
+    ep = P.st[ply, ST_EP]
+    if ep != NO_SQUARE:
+        key ^= ep_key(T, ep)
+    frm = move_from(move)
+    to = move_to(move)
+    piece = np.int64(P.board[frm])
+    captured = np.int64(P.board[to])
+    if captured != EMPTY:
+        key ^= piece_key(T, captured, to)
+    return key ^ piece_key(T, piece, frm) ^ piece_key(T, piece, to)
+
+
+@jit_inline
 def make_move(P, T, move):
     """Play a legal move: push a state row, update pieces, key and evaluation sums."""
     bb = P.bb

@@ -66,7 +66,8 @@ from engine.movepick import (
     update_quiet_histories,
 )
 from engine.position import (
-    META_PLY, Position, check_info, current_key, gives_check_with, in_check, make_move, make_null,
+    META_PLY, Position, check_info, current_key, gives_check_with, in_check, key_after,
+    make_move, make_null,
     repeats_as_draw, repetitions, side_to_move, unmake_move, unmake_null,
 )
 from engine.tables import Tables
@@ -639,8 +640,8 @@ def _quiesce(ctrl, alpha, beta, ply):
                 continue
             if not see_at_least(P, T, move, 0):
                 continue  # a capture that loses material cannot raise a quiet position's score
+        tt_prefetch(tt, key_after(P, T, move))   # before the move: more time to arrive
         make_move(P, T, move)
-        tt_prefetch(tt, current_key(P))
         score = -_quiesce(ctrl, -beta, -alpha, ply + 1)
         unmake_move(P)
         if S.ctrl[K_STOP] != 0:
@@ -1013,9 +1014,9 @@ def _search(ctrl, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 if not _any_gives_check(P, T, S.moves, cur + 1, end, info):
                     break
             continue
+        tt_prefetch(tt, key_after(P, T, move))   # before the move: more time to arrive
         S.stack[ply, STACK_MOVED] = continuation_index(P, move)
         make_move(P, T, move)
-        tt_prefetch(tt, current_key(P))
         if track:
             _pass_line(S, ply, move, line_move, line_next)
         child_depth = depth - 1 + (tt_extension if move == tt_move else 0)

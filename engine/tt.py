@@ -176,10 +176,10 @@ def tt_enabled(tt):
 
 @jit
 def tt_prefetch(tt, key):
-    """Start loading the bucket of `key` into the cache. The search calls it right after
-    making a move, so that the memory latency of a large table overlaps the child's first
-    work (its evaluation) instead of stalling its probe. A bucket can straddle two cache
-    lines: both ends are fetched."""
+    """Start loading the bucket of `key` into the cache. The search calls it just before
+    making a move (the key from position.key_after), so that the memory latency of a large
+    table overlaps the move and the child's first work instead of stalling its probe. A
+    bucket can straddle two cache lines: both ends are fetched."""
     if tt_enabled(tt):
         base = bucket_base(tt, key)
         prefetch(tt.slots, base)

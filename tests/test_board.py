@@ -266,3 +266,36 @@ def test_a_start_imports_no_python_chess():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.split()[-1] == "False"
+
+
+def test_the_key_a_move_leads_to_is_known_before_it_is_made():
+    """position.key_after (the search prefetches the child's table bucket with it) is the
+    key after the move for every quiet move and capture that changes no castling right and
+    leaves no en-passant square; for the others it only has to return."""
+    from engine.codec import unpack_move
+    from engine.types import (
+        FLAG_CASTLE, FLAG_EN_PASSANT, FLAG_PROMO_KNIGHT, NO_SQUARE, ST_CASTLE, ST_EP,
+    )
+
+    rng = random.Random(11)
+    exact = 0
+    for _ in range(12):
+        board = Board()
+        for _ in range(rng.randrange(20, 100)):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            rights = int(board._row()[ST_CASTLE])
+            for move in moves:
+                guess = int(position.key_after(board.P, board.T, move))
+                board.push(move)
+                flag = unpack_move(move)[2]
+                plain = (flag not in (FLAG_CASTLE, FLAG_EN_PASSANT) and flag < FLAG_PROMO_KNIGHT
+                         and int(board._row()[ST_CASTLE]) == rights
+                         and int(board._row()[ST_EP]) == NO_SQUARE)
+                if plain:
+                    assert guess == board.key, (board.fen(), move_to_uci(move))
+                    exact += 1
+                board.pop()
+            board.push(rng.choice(moves))
+    assert exact > 10_000
