@@ -147,6 +147,13 @@ def generate_quiet(P, T, moves, start):
     return _legal_moves(P, T, moves, start, np.int64(GEN_QUIET), np.bool_(False), ALL_SQUARES)
 
 
+@jit_inline
+def generate_inline(P, T, moves, start, mode):
+    """generate_all, generate_noisy or generate_quiet by `mode` (GEN_*), compiled into the
+    caller: engine.search's kernels that take handles instead of P and T."""
+    return _legal_moves(P, T, moves, start, mode, np.bool_(False), ALL_SQUARES)
+
+
 @jit
 def count_moves(P, T, moves, start):
     """The number of legal moves of the side to move (perft's last ply): generate_all's

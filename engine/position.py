@@ -407,6 +407,12 @@ def make_move(P, T, move):
 @jit
 def unmake_move(P):
     """Take back the last move made with make_move."""
+    take_back(P)
+
+
+@jit_inline
+def take_back(P):
+    """unmake_move, compiled into the caller (engine.search's kernels that take handles)."""
     bb = P.bb
     board = P.board
     ply = P.meta[META_PLY]

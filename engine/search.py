@@ -59,7 +59,7 @@ from engine.bitboard import popcount
 from engine.codec import move_is_promotion, piece_of
 from engine.eval import material_pst_eval, reference_eval
 from engine.nnue import network_eval, new_accumulators
-from engine.movegen import generate_all, generate_noisy, generate_quiet, is_legal
+from engine.movegen import generate_all, generate_inline, is_legal
 from engine.movepick import (
     CONTINUATION_NONE, ORDER_KILLER, ORDER_TT, capture_gain, continuation_index, history_bonus,
     is_capture, pick_next, reward_quiet, score_moves, score_noisy, see_at_least,
@@ -68,7 +68,7 @@ from engine.movepick import (
 from engine.position import (
     META_PLY, Position, check_info, current_key, gives_check_with, in_check, key_after,
     make_move, make_null,
-    repeats_as_draw, repetitions, side_to_move, unmake_move, unmake_null,
+    repeats_as_draw, repetitions, side_to_move, take_back, unmake_null,
 )
 from engine.tables import Tables
 from engine.tt import (
@@ -81,7 +81,7 @@ from engine.tt_research import (
     tt_note_line_move, tt_note_type1, tt_root_line,
 )
 from engine.types import (
-    BISHOP, BLACK, DRAW, INFINITE, KNIGHT, MATE, MATE_BOUND,
+    BISHOP, BLACK, DRAW, GEN_NOISY, GEN_QUIET, INFINITE, KNIGHT, MATE, MATE_BOUND,
     MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, ST_HALFMOVE, ST_NULL_DIST, STACK_EVAL, STACK_KILLER_1,
     STACK_EXCLUDED, STACK_KILLER_2, STACK_LEN, STACK_MOVED, STACK_PREV_PV, STACK_PV_LEN, U0, WHITE,
 )
@@ -356,6 +356,28 @@ def unpack_handles(ctrl):
     return P, T, tt, S
 
 
+# The calls every node makes, given the handles: a few words instead of the arrays of P, T
+# and S (the bodies are engine.movegen's and engine.position's, compiled in here).
+@jit
+def _noisy_moves(ctrl, start):
+    """generate_noisy into S.moves[start:]; the end index."""
+    P, T, tt, S = unpack_handles(ctrl)
+    return generate_inline(P, T, S.moves, start, np.int64(GEN_NOISY))
+
+
+@jit
+def _quiet_moves(ctrl, start):
+    """generate_quiet into S.moves[start:]; the end index."""
+    P, T, tt, S = unpack_handles(ctrl)
+    return generate_inline(P, T, S.moves, start, np.int64(GEN_QUIET))
+
+
+@jit
+def _unmake(ctrl):
+    """unmake_move of P."""
+    take_back(unpack_handles(ctrl)[0])
+
+
 @jit
 def insufficient_material(P):
     """Neither side can mate: bare kings, or a single minor piece against a bare king."""
@@ -619,7 +641,7 @@ def _quiesce(ctrl, alpha, beta, ply):
         if stand_pat > alpha:
             alpha = stand_pat
         best = stand_pat
-        end = generate_noisy(P, T, S.moves, start)
+        end = _noisy_moves(ctrl, start)
         if end == start:
             return best   # quiet: the stand-pat stands (saves the calls below)
     side = side_to_move(P)
@@ -643,7 +665,7 @@ def _quiesce(ctrl, alpha, beta, ply):
         tt_prefetch(tt, key_after(P, T, move))   # before the move: more time to arrive
         make_move(P, T, move)
         score = -_quiesce(ctrl, -beta, -alpha, ply + 1)
-        unmake_move(P)
+        _unmake(ctrl)
         if S.ctrl[K_STOP] != 0:
             return 0
         if score > best:
@@ -969,10 +991,10 @@ def _search(ctrl, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
             else:
                 # The next stage goes after the moves searched so far.
                 if pending == PENDING_NOISY:
-                    end = generate_noisy(P, T, S.moves, i)
+                    end = _noisy_moves(ctrl, i)
                     pending = PENDING_QUIET
                 else:
-                    end = generate_quiet(P, T, S.moves, i)
+                    end = _quiet_moves(ctrl, i)
                     pending = PENDING_NONE
                     if end == start:
                         return DRAW   # no move, and not in check
@@ -1055,7 +1077,7 @@ def _search(ctrl, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
                 last_try = True
             else:
                 break
-        unmake_move(P)
+        _unmake(ctrl)
         if ctrl[K_STOP] != 0:
             return 0
         searched += 1
@@ -1155,7 +1177,7 @@ def search_root(P, T, tt, S, depth, alpha, beta):
                     ctrl[K_ROOT_BEST_SCORE] = score
                     ctrl[K_ROOT_BEST_EXACT] = 0
                 score = -_search(ctrl, depth - 1, -beta, -alpha, ONE_PLY, follow, YES, NO)
-        unmake_move(P)
+        _unmake(ctrl)
         if ctrl[K_STOP] != 0:
             break
         if own_lines:

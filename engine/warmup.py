@@ -78,16 +78,17 @@ STEPS = (
 # What the search's first compile reaches after its first 15 s or so (the quiescence
 # search's callees, then the full-width search's late ones), each with the argument types
 # the search passes: P the board, T the attack tables, S the search state, TT the table,
-# moves the move list, i8 int64, u8 uint64, b1 bool. A spec unlike the search's call
-# compiles a kernel nothing uses and leaves the search to compile its own
+# moves the move list, ctrl the search state's handles, i8 int64, u8 uint64, b1 bool. A
+# spec unlike the search's call compiles a kernel nothing uses and leaves the search to
+# compile its own
 # (tests/test_compile_once.py checks each spec against the search's compiled code).
 AHEAD_CALLEES = (
     ("search", "eval_at_max_ply", "P T b1"),
     ("tt", "tt_probe", "TT u8 i8"),
-    ("movegen", "generate_noisy", "P T moves i8"),
-    ("movegen", "generate_quiet", "P T moves i8"),
+    ("search", "_noisy_moves", "ctrl i8"),
+    ("search", "_quiet_moves", "ctrl i8"),
     ("movegen", "is_legal", "P T i8 moves i8"),
-    ("position", "unmake_move", "P"),
+    ("search", "_unmake", "ctrl"),
     ("tt", "tt_hit_weight", "TT i8"),
     ("tt_research", "line_prepend", "i8 u8 i8"),
     ("search", "_has_pieces", "P i8"),
@@ -124,6 +125,7 @@ def ahead_signatures(entries=AHEAD):
     vocabulary = {
         "P": numba.typeof(board.P), "T": numba.typeof(board.T), "S": numba.typeof(state),
         "TT": numba.typeof(tt.new_table(positions=64)), "moves": numba.typeof(state.moves),
+        "ctrl": numba.typeof(state.ctrl),
         "i8": numba.int64, "u8": numba.uint64, "b1": numba.boolean,
     }
     return [(getattr(importlib.import_module(f"engine.{module}"), name),
