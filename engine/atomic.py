@@ -102,6 +102,20 @@ def _array_at_intrinsic(readonly):
     return array_at
 
 
+@intrinsic
+def data_address(typingctx, array):
+    """The address of an array's first element, as an int64 (what array_at takes)."""
+    if not isinstance(array, types.Array):
+        return None
+    signature = types.int64(array)
+
+    def codegen(context, builder, sig, args):
+        arrayobj = context.make_array(sig.args[0])(context, builder, args[0])
+        return builder.ptrtoint(arrayobj.data, ir.IntType(64))
+
+    return signature, codegen
+
+
 # array_at(address, shape, dtype): the C-contiguous array of `dtype` (a numpy scalar type)
 # and `shape` (a tuple of integers) whose data starts at the integer `address`, a view that
 # owns nothing, built in place; readonly_array_at the same, typed read-only like the

@@ -54,7 +54,7 @@ import math
 import numpy as np
 
 from engine._jit import jit, jit_inline
-from engine.atomic import array_at, readonly_array_at
+from engine.atomic import array_at, data_address, readonly_array_at
 from engine.bitboard import popcount
 from engine.codec import move_is_promotion, piece_of
 from engine.eval import material_pst_eval, reference_eval
@@ -282,7 +282,7 @@ def _new_stack(plies):
 @jit_inline
 def _put(ctrl, at, array):
     """Write an array's handle at ctrl[at]: its data address, then its shape."""
-    ctrl[at] = np.int64(array.ctypes.data)
+    ctrl[at] = data_address(array)
     for d in range(array.ndim):
         ctrl[at + 1 + d] = array.shape[d]
 
@@ -338,13 +338,23 @@ def _view3(ctrl, at, dtype):
 
 
 @jit_inline
+def _position_from(ctrl):
+    return Position(_view1(ctrl, H_BB, np.uint64), _view1(ctrl, H_BOARD, np.int8),
+                    _view2(ctrl, H_ST, np.int64), _view1(ctrl, H_KEYS, np.uint64),
+                    _view1(ctrl, H_META, np.int64))
+
+
+@jit_inline
+def _tables_from(ctrl):
+    return Tables(_readonly_view1(ctrl, H_TU, np.uint64), _readonly_view1(ctrl, H_TI, np.int64),
+                  _readonly_view1(ctrl, H_NN, np.int16))
+
+
+@jit_inline
 def unpack_handles(ctrl):
     """(P, T, tt, S) again from the handles fill_handles wrote into ctrl."""
-    P = Position(_view1(ctrl, H_BB, np.uint64), _view1(ctrl, H_BOARD, np.int8),
-                 _view2(ctrl, H_ST, np.int64), _view1(ctrl, H_KEYS, np.uint64),
-                 _view1(ctrl, H_META, np.int64))
-    T = Tables(_readonly_view1(ctrl, H_TU, np.uint64), _readonly_view1(ctrl, H_TI, np.int64),
-               _readonly_view1(ctrl, H_NN, np.int16))
+    P = _position_from(ctrl)
+    T = _tables_from(ctrl)
     tt = TT(_view1(ctrl, H_SLOTS, np.uint64), _view1(ctrl, H_CONF, np.int64),
             _view1(ctrl, H_STATS, np.int64), _view1(ctrl, H_LOCKS, np.int32),
             _view1(ctrl, H_SEEN, np.uint64), _view1(ctrl, H_TLINES, np.uint64))
@@ -361,21 +371,21 @@ def unpack_handles(ctrl):
 @jit
 def _noisy_moves(ctrl, start):
     """generate_noisy into S.moves[start:]; the end index."""
-    P, T, tt, S = unpack_handles(ctrl)
-    return generate_inline(P, T, S.moves, start, np.int64(GEN_NOISY))
+    return generate_inline(_position_from(ctrl), _tables_from(ctrl),
+                           _view1(ctrl, H_MOVES, np.int32), start, np.int64(GEN_NOISY))
 
 
 @jit
 def _quiet_moves(ctrl, start):
     """generate_quiet into S.moves[start:]; the end index."""
-    P, T, tt, S = unpack_handles(ctrl)
-    return generate_inline(P, T, S.moves, start, np.int64(GEN_QUIET))
+    return generate_inline(_position_from(ctrl), _tables_from(ctrl),
+                           _view1(ctrl, H_MOVES, np.int32), start, np.int64(GEN_QUIET))
 
 
 @jit
 def _unmake(ctrl):
     """unmake_move of P."""
-    take_back(unpack_handles(ctrl)[0])
+    take_back(_position_from(ctrl))
 
 
 @jit
