@@ -723,18 +723,23 @@ def _rules_end(P, T, S, alpha, beta, ply, paper):
 
 
 @jit_inline
-def _static_value(P, T, S, ply, tscore, tbound):
-    """Step 3 (PLAY, not in check): the network's value of the node, kept on the stack,
-    and whether it improves on that of two plies before. Returns (static, improving): a
-    stored score on the right side of the evaluation is the better guess of the node's
-    value (whatever depth it came from), so pruning uses it; "improving" does not."""
-    static = network_eval(P, T, S.nn_acc, S.stack, ply)
-    S.stack[ply, STACK_EVAL] = static
+def _network_value(P, T, S, ply):
+    """(PLAY, not in check) The network's value of the node, kept on the stack, and whether
+    it improves on that of two plies before: (value, improving)."""
+    value = network_eval(P, T, S.nn_acc, S.stack, ply)
+    S.stack[ply, STACK_EVAL] = value
     earlier = S.stack[ply - 2, STACK_EVAL] if ply >= 2 else NO_EVAL
-    improving = 0 if earlier != NO_EVAL and static <= earlier else 1
+    return value, 0 if earlier != NO_EVAL and value <= earlier else 1
+
+
+@jit_inline
+def _static_value(network_value, tscore, tbound):
+    """Step 3 (PLAY, not in check): the node's static value for pruning. A stored score on
+    the right side of the network's value is the better guess of the node's value
+    (whatever depth it came from), so pruning uses it; "improving" does not."""
     if abs(tscore) < MATE_BOUND:
-        static = bounded_guess(static, tscore, tbound)
-    return static, improving
+        return bounded_guess(network_value, tscore, tbound)
+    return network_value
 
 
 @jit_inline
@@ -848,6 +853,14 @@ def _search(ctrl, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     # PLAY: a singular search of this node leaves out this move, and neither uses nor
     # stores the node's table entry nor prunes before the moves
     excluded = S.stack[ply, STACK_EXCLUDED]
+    checked = in_check(P, T)
+    # PLAY, not in check: the network's value before the table is asked. It does not
+    # depend on the entry, and its work gives the entry's cache line, prefetched by the
+    # parent, the time to arrive; a cut-off by the entry leaves it unused.
+    network_value = 0
+    improving = 1
+    if not paper and not checked:
+        network_value, improving = _network_value(P, T, S, ply)
 
     # 2. Transposition table (Figure 2.7): an exact score returns, bounds move the window.
     tt_move = 0
@@ -869,18 +882,16 @@ def _search(ctrl, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
             return tscore
 
     side = side_to_move(P)
-    checked = in_check(P, T)
 
     # 3. Static value and extensions (PLAY): a check extends; a position never searched
     # this deep is searched a ply shallower (internal iterative reduction), so that a
     # cheaper search finds a move for the next visit.
-    improving = 1
     if not paper:
         if checked:
             depth += 1
             S.stack[ply, STACK_EVAL] = NO_EVAL
         else:
-            static, improving = _static_value(P, T, S, ply, tscore, tbound)
+            static = _static_value(network_value, tscore, tbound)
             if use_table and not known and excluded == 0 and depth >= IIR_MIN_DEPTH:
                 depth -= 1
 
