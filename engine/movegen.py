@@ -110,10 +110,18 @@ def _pawn_moves(moves, n, pawns, us, empty, enemies, allowed, mode, count_only):
     return n
 
 
+@jit_inline
+def generate_inline(P, T, moves, start, mode):
+    """Every legal move, the captures and promotions, or the rest, by `mode` (GEN_ALL,
+    GEN_NOISY, GEN_QUIET), into moves[start:]; the end index. Compiled into its caller:
+    the kernels below, and engine.search's kernels that take handles."""
+    return _legal_moves(P, T, moves, start, mode, np.bool_(False), ALL_SQUARES)
+
+
 @jit
 def generate_all(P, T, moves, start):
     """Write every legal move of the side to move into moves[start:]; return the end index."""
-    return _legal_moves(P, T, moves, start, np.int64(GEN_ALL), np.bool_(False), ALL_SQUARES)
+    return generate_inline(P, T, moves, start, np.int64(GEN_ALL))
 
 
 @jit
@@ -136,7 +144,7 @@ def generate_noisy(P, T, moves, start):
     moves[start:]; return the end index."""
     # Two kernels rather than one taking the mode: the inlined generator sees its mode as a
     # constant, and the compiler drops the other mode's branches.
-    return _legal_moves(P, T, moves, start, np.int64(GEN_NOISY), np.bool_(False), ALL_SQUARES)
+    return generate_inline(P, T, moves, start, np.int64(GEN_NOISY))
 
 
 @jit
@@ -144,14 +152,7 @@ def generate_quiet(P, T, moves, start):
     """Write every legal move of the side to move that neither captures nor promotes
     (castling included) into moves[start:]; return the end index. With generate_noisy's
     moves, these are generate_all's."""
-    return _legal_moves(P, T, moves, start, np.int64(GEN_QUIET), np.bool_(False), ALL_SQUARES)
-
-
-@jit_inline
-def generate_inline(P, T, moves, start, mode):
-    """generate_all, generate_noisy or generate_quiet by `mode` (GEN_*), compiled into the
-    caller: engine.search's kernels that take handles instead of P and T."""
-    return _legal_moves(P, T, moves, start, mode, np.bool_(False), ALL_SQUARES)
+    return generate_inline(P, T, moves, start, np.int64(GEN_QUIET))
 
 
 @jit

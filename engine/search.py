@@ -289,7 +289,7 @@ def _put(ctrl, at, array):
 
 @jit
 def fill_handles(P, T, tt, S):
-    """Write the handles of P, T, tt and S into S.ctrl (the layout above K_LEN)."""
+    """Write the handles of P, T, tt and S into S.ctrl (the word table at K_HANDLES)."""
     ctrl = S.ctrl
     _put(ctrl, H_BB, P.bb)
     _put(ctrl, H_BOARD, P.board)
