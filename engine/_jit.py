@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 import numba
+import numpy as np
 from numba.core import types
 
 ENGINE_DIR = Path(__file__).resolve().parent
@@ -25,17 +26,21 @@ _OWN_PACKAGES = ("engine.", "lab.")
 def _infer_recursion_once() -> None:
     """numba types a kernel's call of itself by typing the whole kernel again without that
     call (TypeInferer.return_types_from_partial), at every recursive call site on every
-    propagation round: nine times for `search`, 12 s of a first start. The return type it
-    finds does not change between those rounds in TwoBig's kernels (every recursive kernel
-    returns one integer type), so the first answer is kept for the rest of that kernel's
-    inference. Only TwoBig's own kernels; where numba lacks the method, nothing changes."""
-    from numba.core import typeinfer
+    propagation round: nine times for `search`, 12 s of a first start. A kernel compiled
+    with `jit_recursive` declares the type it returns, and is not typed again at all;
+    for any other recursive kernel of TwoBig's the first answer is kept for the rest of its
+    inference (the type does not change between rounds). Where numba lacks the method,
+    nothing changes."""
+    from numba.core import errors, typeinfer
 
     infer_again = getattr(typeinfer.TypeInferer, "return_types_from_partial", None)
     if infer_again is None:
         return
 
     def return_type_once(inferer):
+        declared = getattr(inferer.func_id.func, RETURNS_ATTRIBUTE, None)
+        if declared is not None:
+            return declared
         known = inferer.__dict__.get("_twobig_return_type")
         if known is not None:
             return known
@@ -44,8 +49,23 @@ def _infer_recursion_once() -> None:
             inferer._twobig_return_type = found
         return found
 
-    typeinfer.TypeInferer.return_types_from_partial = return_type_once
+    def unify_checked(inferer, *args, **kwargs):
+        # a declared type that is not the one the kernel returns fails the compile, instead
+        # of leaving the recursive calls to read a value of another type
+        typemap, return_type, call_types = unify(inferer, *args, **kwargs)
+        declared = getattr(inferer.func_id.func, RETURNS_ATTRIBUTE, None)
+        if declared is not None and return_type is not None and return_type != declared:
+            raise errors.TypingError(f"{inferer.func_id.func_qualname} is declared to return "
+                                     f"{declared} but returns {return_type}")
+        return typemap, return_type, call_types
 
+    unify = typeinfer.TypeInferer.unify
+    typeinfer.TypeInferer.return_types_from_partial = return_type_once
+    typeinfer.TypeInferer.unify = unify_checked
+
+
+# The attribute of a Python function compiled with `jit_recursive` that holds its return type.
+RETURNS_ATTRIBUTE = "_twobig_returns"
 
 _infer_recursion_once()
 
@@ -129,14 +149,28 @@ def jit(fn):
 
 def jit_inline(fn):
     """A helper inlined into its callers at numba's IR level: the codecs, and the calls every
-    search node makes (make_move, the table probe, the network, the check, draw and SEE
-    tests). A numba call copies every array of its tuple arguments (5 + 2 x ndim words
-    each; P, T, the table and the search state together are 191 words) and LLVM does not
-    always inline across modules: inlining these made the search 1.2-1.3x faster (README,
-    "What a call costs"). The price is compile time: each caller compiles its own copy."""
+    search node makes (the table probe, the check, draw and SEE tests). A numba call copies
+    every array of its tuple arguments (5 + 2 x ndim words each; P, T, the table and the
+    search state together are 191 words) and LLVM does not always inline across modules:
+    inlining these made the search 1.2-1.3x faster (docs/performance.md, "What a call
+    costs"). The price is compile time: each caller compiles its own copy. Where a kernel
+    can take the search state's handles instead (one array and a few integers), one compiled
+    copy serves every caller: engine.search's `_make`, `_evaluate`, `_unmake` and the move
+    generators."""
     return numba.njit(_nrt=False, inline="always", **JIT_FLAGS)(fn)
 
 
 def jit_alloc(fn):
     """Compile a kernel that allocates numpy arrays (builders, run once)."""
     return _one_specialisation(numba.njit(**JIT_FLAGS)(fn))
+
+
+def jit_recursive(return_type):
+    """`jit` for a kernel that calls itself and returns `return_type` (a numpy scalar type)
+    on every path: its recursive calls are typed with it instead of by typing the kernel's
+    body a second time. A declaration that is not the type the kernel returns fails its
+    compile (`unify_checked` above)."""
+    def compile_kernel(fn):
+        setattr(fn, RETURNS_ATTRIBUTE, numba.from_dtype(np.dtype(return_type)))
+        return jit(fn)
+    return compile_kernel

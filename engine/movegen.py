@@ -16,7 +16,7 @@ return the index after the last move written, so one buffer serves a whole searc
 """
 import numpy as np
 
-from engine._jit import jit, jit_inline
+from engine._jit import jit, jit_inline, jit_recursive
 from engine.attacks import (
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 )
@@ -305,7 +305,7 @@ def _castle(P, T, moves, n, us, ksq, side, occ):
     return n + 1
 
 
-@jit
+@jit_recursive(np.int64)
 def perft(P, T, depth, moves, start):
     """Leaf count to `depth` (>= 1), counting the last ply without writing its moves."""
     if depth <= 1:
@@ -319,7 +319,7 @@ def perft(P, T, depth, moves, start):
     return total
 
 
-@jit
+@jit_recursive(np.int64)
 def perft_no_bulk(P, T, depth, moves, start):
     """Leaf count to `depth` making and unmaking every move, the last ply included."""
     if depth == 0:

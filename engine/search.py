@@ -53,7 +53,7 @@ import math
 
 import numpy as np
 
-from engine._jit import jit, jit_inline
+from engine._jit import jit, jit_inline, jit_recursive
 from engine.atomic import array_at, data_address, readonly_array_at
 from engine.bitboard import popcount
 from engine.codec import move_is_promotion, piece_of
@@ -389,6 +389,19 @@ def _unmake(ctrl):
 
 
 @jit
+def _make(ctrl, move):
+    """make_move of P."""
+    make_move(_position_from(ctrl), _tables_from(ctrl), move)
+
+
+@jit
+def _evaluate(ctrl, ply):
+    """network_eval of P at `ply` (the accumulators on S's stack)."""
+    return network_eval(_position_from(ctrl), _tables_from(ctrl), _view2(ctrl, H_ACC, np.int16),
+                        _view2(ctrl, H_STACK, np.int64), ply)
+
+
+@jit
 def insufficient_material(P):
     """Neither side can mate: bare kings, or a single minor piece against a bare king."""
     bb = P.bb
@@ -612,7 +625,7 @@ def quiesce(P, T, tt, S, alpha, beta, ply):
     return _quiesce(S.ctrl, alpha, beta, ply)
 
 
-@jit
+@jit_recursive(np.int64)
 def _quiesce(ctrl, alpha, beta, ply):
     """quiesce, given only ctrl with the handles written (see K_HANDLES)."""
     P, T, tt, S = unpack_handles(ctrl)
@@ -639,7 +652,7 @@ def _quiesce(ctrl, alpha, beta, ply):
         # PLAY: the network is asked only when material and piece-square values alone do
         # not already decide the stand-pat against the window (lazy evaluation).
         if not paper and alpha - LAZY_MARGIN < stand_pat < beta + LAZY_MARGIN:
-            stand_pat = network_eval(P, T, S.nn_acc, S.stack, ply)
+            stand_pat = _evaluate(ctrl, ply)
         if tt_enabled(tt):
             # Figure 2.7's Evaluate: a stored score replaces or bounds the evaluation.
             tt_move, stand_pat, cut = tt_bound_eval(tt, current_key(P), ply, stand_pat,
@@ -673,7 +686,7 @@ def _quiesce(ctrl, alpha, beta, ply):
             if not see_at_least(P, T, move, 0):
                 continue  # a capture that loses material cannot raise a quiet position's score
         tt_prefetch(tt, key_after(P, T, move))   # before the move: more time to arrive
-        make_move(P, T, move)
+        _make(ctrl, move)
         score = -_quiesce(ctrl, -beta, -alpha, ply + 1)
         _unmake(ctrl)
         if S.ctrl[K_STOP] != 0:
@@ -726,7 +739,7 @@ def _rules_end(P, T, S, alpha, beta, ply, paper):
 def _network_value(P, T, S, ply):
     """(PLAY, not in check) The network's value of the node, kept on the stack, and whether
     it improves on that of two plies before: (value, improving)."""
-    value = network_eval(P, T, S.nn_acc, S.stack, ply)
+    value = _evaluate(S.ctrl, ply)
     S.stack[ply, STACK_EVAL] = value
     earlier = S.stack[ply - 2, STACK_EVAL] if ply >= 2 else NO_EVAL
     return value, 0 if earlier != NO_EVAL and value <= earlier else 1
@@ -817,7 +830,7 @@ def search(P, T, tt, S, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     return _search(S.ctrl, depth, alpha, beta, ply, on_pv, allow_null, cut_node)
 
 
-@jit
+@jit_recursive(np.int64)
 def _search(ctrl, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     """Principal-variation search of the current position to `depth` plies; returns the
     score from the side to move's view. `on_pv`: the path so far follows the previous
@@ -1059,7 +1072,7 @@ def _search(ctrl, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
             continue
         tt_prefetch(tt, key_after(P, T, move))   # before the move: more time to arrive
         S.stack[ply, STACK_MOVED] = continuation_index(P, move)
-        make_move(P, T, move)
+        _make(ctrl, move)
         if track:
             _pass_line(S, ply, move, line_move, line_next)
         child_depth = depth - 1 + (tt_extension if move == tt_move else 0)
@@ -1162,7 +1175,7 @@ def search_root(P, T, tt, S, depth, alpha, beta):
     checked = in_check(P, T)
     side = side_to_move(P)
     if not paper:
-        S.stack[0, STACK_EVAL] = NO_EVAL if checked else network_eval(P, T, S.nn_acc, S.stack, 0)
+        S.stack[0, STACK_EVAL] = NO_EVAL if checked else _evaluate(ctrl, 0)
     for i in range(count):
         move = S.root_moves[i]
         ctrl[K_CURRMOVE] = move
@@ -1170,7 +1183,7 @@ def search_root(P, T, tt, S, depth, alpha, beta):
         nodes_before = ctrl[K_NODES]
         quiet = not is_capture(P, move) and not move_is_promotion(move)
         S.stack[0, STACK_MOVED] = continuation_index(P, move)
-        make_move(P, T, move)
+        _make(ctrl, move)
         if track:
             _pass_line(S, 0, move, line_move, line_next)
         follow = NO

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import numba
 import numpy as np
+import pytest
 
 from engine import search
-from engine._jit import _one_specialisation, cache_is_cold, jit
+from engine._jit import RETURNS_ATTRIBUTE, _one_specialisation, cache_is_cold, jit
 from engine.warmup import AHEAD_AFTER, AHEAD_CALLEES, ahead_signatures, start_ahead, warm_all
 
 
@@ -83,6 +84,51 @@ def test_a_recursive_kernel_with_several_call_sites_computes_what_python_does():
     for depth in range(6):
         for branching in range(1, 5):
             assert _tree_nodes(np.int64(depth), np.int64(branching)) == nodes(depth, branching)
+
+
+def _nodes_source(depth, branching):
+    if depth <= 0:
+        return np.int64(1)
+    return 1 + branching * _nodes_declared(depth - 1, branching)
+
+
+def _nodes_wrong_source(depth, branching):
+    if depth <= 0:
+        return np.int64(1)
+    return 1 + branching * _nodes_wrong(depth - 1, branching)
+
+
+# Not cached, so that each run compiles them: the declared return type as jit_recursive sets it
+setattr(_nodes_source, RETURNS_ATTRIBUTE, numba.int64)
+setattr(_nodes_wrong_source, RETURNS_ATTRIBUTE, numba.int32)
+_nodes_declared = numba.njit(_nodes_source)
+_nodes_wrong = numba.njit(_nodes_wrong_source)
+
+
+def test_a_recursive_kernel_with_its_return_type_declared_is_typed_once(monkeypatch):
+    from numba.core import typeinfer
+    partial_copies = []
+    copy = typeinfer.TypeInferer.copy
+
+    def counted_copy(inferer, skip_recursion=False):
+        partial_copies.append(skip_recursion)
+        return copy(inferer, skip_recursion=skip_recursion)
+
+    monkeypatch.setattr(typeinfer.TypeInferer, "copy", counted_copy)
+    assert _nodes_declared(np.int64(4), np.int64(3)) == 1 + 3 + 9 + 27 + 81
+    assert [str(s.return_type) for s in _nodes_declared.nopython_signatures] == ["int64"]
+    assert True not in partial_copies   # the body was not typed a second time
+
+
+def test_a_wrong_declared_return_type_fails_the_compile():
+    with pytest.raises(numba.core.errors.TypingError, match="declared to return int32"):
+        _nodes_wrong(np.int64(2), np.int64(2))
+
+
+def test_the_search_and_perft_declare_their_return_type():
+    from engine import movegen
+    for kernel in (search._search, search._quiesce, movegen.perft, movegen.perft_no_bulk):
+        assert getattr(kernel.py_func, RETURNS_ATTRIBUTE) == numba.int64, kernel
 
 
 def _without_version(symbol):
