@@ -442,9 +442,11 @@ def freeze_heap(collect: bool = True):
 def main():
     import os
     # numba looks for SciPy's BLAS when it first loads its array typing: 0.15 s of every
-    # start where SciPy is installed (the checkout's venv has it for the lab). No kernel
-    # uses BLAS, so the engine process takes SciPy as absent.
+    # start where SciPy is installed (the checkout's venv has it for the lab), and imports
+    # PyYAML for a configuration file TwoBig does not use (10 ms). No kernel uses BLAS, so
+    # the engine process takes both as absent.
     sys.modules.setdefault("scipy", None)
+    sys.modules.setdefault("yaml", None)
     UciLoop(freeze_heap=True).run()   # freezes once the kernels are loaded
     # Skip the interpreter's teardown (numba and LLVM finalisers take a quarter of a
     # second): `quit` must end the process within 100 ms. Output is already flushed.
