@@ -1,7 +1,8 @@
 """lab/profiling/bench_call_cost.py (the call micro-benchmark),
-lab/profiling/bench_checkouts.py (A/B speed of checkouts) and
-lab/profiling/bench_table_memory.py (speed by table size): what they count and print, not
-how fast anything is."""
+lab/profiling/bench_checkouts.py (A/B speed of checkouts),
+lab/profiling/bench_table_memory.py (speed by table size) and
+lab/profiling/thread_ceiling.py (two threads against two processes): what they count and
+print, not how fast anything is."""
 from pathlib import Path
 
 import numpy as np
@@ -104,3 +105,26 @@ def test_table_memory_prints_a_speed_per_size_and_round():
     rows = [line for line in result.output.splitlines() if line.startswith("| ") and "MB" not in line]
     assert [row.split("|")[1].strip() for row in rows] == ["1", "2"]
     assert all(float(cell.replace(",", "")) > 0 for row in rows for cell in row.split("|")[2:4])
+
+
+def test_thread_ceiling_prints_each_round_as_ratios_to_one_process_alone(monkeypatch):
+    from lab.profiling import thread_ceiling
+
+    calls = []
+
+    def fake_speed(seconds, threads=1):
+        calls.append(threads)
+        return 1000.0 * threads   # each process alone makes 1000, Threads 2 twice that
+
+    monkeypatch.setattr(thread_ceiling, "nodes_per_second", fake_speed)
+    out = CliRunner().invoke(thread_ceiling.main, ["--rounds", "2", "--seconds", "1"])
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[2:] == ["| 1 | 1,000 | 2.00x | 2.00x |",
+                                           "| 2 | 1,000 | 2.00x | 2.00x |"]
+    assert calls == [1, 1, 1, 2] * 2   # alone, the pair, then Threads 2
+
+
+def test_thread_ceiling_reads_a_real_search():
+    from lab.profiling import thread_ceiling
+
+    assert thread_ceiling.nodes_per_second(0.3) > 0
