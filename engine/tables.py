@@ -89,13 +89,16 @@ def _load_saved(path: Path):
 def _save(path: Path, arrays) -> None:
     """Write the tables for later processes (renamed into place: engines started together
     never read a half-written file); a folder that cannot be written only costs time."""
+    written = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as out:
+            written = out.name
             np.savez(out, **{name: array for (name, _, _), array in zip(_ARRAYS, arrays)})
-        os.replace(out.name, path)
+        os.replace(written, path)
     except OSError:
-        pass
+        if written is not None and os.path.exists(written):
+            os.unlink(written)
 
 
 @functools.lru_cache(maxsize=1)

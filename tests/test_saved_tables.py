@@ -49,3 +49,12 @@ def test_another_network_reads_another_file(tmp_path, monkeypatch):
     monkeypatch.setattr(tables, "NETWORK_FILE", other)
     assert saved_tables_path() != shipped
     assert saved_tables_path().parent == shipped.parent
+
+
+def test_a_folder_that_cannot_be_written_leaves_nothing_behind(tmp_path, monkeypatch):
+    def full_disk(*args, **kwargs):
+        raise OSError("no space left on device")
+
+    monkeypatch.setattr(np, "savez", full_disk)
+    _save(tmp_path / "tables.npz", build_tables())
+    assert list(tmp_path.iterdir()) == []
