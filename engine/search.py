@@ -736,7 +736,7 @@ def _rules_end(P, T, S, alpha, beta, ply, paper):
 
 
 @jit_inline
-def _network_value(P, T, S, ply):
+def _network_value(S, ply):
     """(PLAY, not in check) The network's value of the node, kept on the stack, and whether
     it improves on that of two plies before: (value, improving)."""
     value = _evaluate(S.ctrl, ply)
@@ -873,7 +873,7 @@ def _search(ctrl, depth, alpha, beta, ply, on_pv, allow_null, cut_node):
     network_value = 0
     improving = 1
     if not paper and not checked:
-        network_value, improving = _network_value(P, T, S, ply)
+        network_value, improving = _network_value(S, ply)
 
     # 2. Transposition table (Figure 2.7): an exact score returns, bounds move the window.
     tt_move = 0
