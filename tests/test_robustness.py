@@ -96,6 +96,22 @@ def test_the_section_states_what_it_measured_and_counts_the_verdicts_that_held()
     assert "not measured yet" not in "\n".join(R.section(every_point, GAMES))
 
 
+def test_the_scope_is_stated_per_table_size_when_sizes_differ_in_depths():
+    """8K at 5-6 ply without time stamping, 16K at 7 ply with and without it: each size gets
+    its own clause, and the missing 7-ply cells are named by size."""
+    rows = []
+    for size, stamping, depth in (("8", "False", "5"), ("8", "False", "6"),
+                                  ("16", "False", "7"), ("16", "True", "7")):
+        for scheme in ("DEEP", "TwoDEEP", "BIG1", "TwoBig1"):
+            rows.append(dict(_row(scheme, [1000] * 6, "", "1", stamping),
+                             positions_k=size, depth=depth))
+    text = "\n".join(R.section(rows, GAMES))
+    assert ("Measured: tables of 8K positions, without time stamping at 5-6 ply; tables of "
+            "16K positions, without time stamping at 7 ply and with it at 7 ply. ") in text
+    assert (f"not measured yet: {R.THESIS_DEPTH} ply without time stamping at 8K; "
+            f"{R.THESIS_DEPTH} ply with time stamping at 8K; tables of ") in text
+
+
 def test_the_section_names_each_choice_varied_and_says_when_root_lines_were_not():
     rows = [_row(scheme, [1000] * 6, choice, "1")
             for choice in ("", "ties_new=0") for scheme in ("DEEP", "TwoDEEP", "BIG1", "TwoBig1")]

@@ -242,21 +242,34 @@ def _depths(depths) -> str:
 
 
 def _scope(points) -> str:
-    """What the table covers, and what of the grid's plan (every size without time stamping
-    at 3 ply to the thesis' depth, and with it at that depth) it does not."""
+    """What the table covers, size by size (sizes measured at the same depths share a
+    clause), and what of the grid's plan (every size without time stamping at 3 ply to the
+    thesis' depth, and with it at that depth) it does not."""
     sizes = sorted({p[0] for p in points})
-    off = sorted({p[2] for p in points if not p[1]})
-    on = sorted({p[2] for p in points if p[1]})
-    where = [f"{label} at {_depths(depths)} ply"
-             for label, depths in (("without time stamping", off), ("with it", on)) if depths]
-    text = (f"Measured: tables of {', '.join(f'{s:g}K' for s in sizes)} positions, "
-            f"{' and '.join(where)}.")
-    if max(off + on) < THESIS_DEPTH:
+    depths_of = {}   # size -> (depths without time stamping, depths with it)
+    for size in sizes:
+        depths_of[size] = tuple(tuple(sorted({p[2] for p in points if p[:2] == (size, stamped)}))
+                                for stamped in (False, True))
+    clauses = []
+    for signature in dict.fromkeys(depths_of.values()):
+        group = [size for size in sizes if depths_of[size] == signature]
+        off, on = signature
+        where = [f"{label} at {_depths(list(depths))} ply"
+                 for label, depths in (("without time stamping", off), ("with it", on))
+                 if depths]
+        clauses.append(f"tables of {', '.join(f'{s:g}K' for s in group)} positions, "
+                       f"{' and '.join(where)}")
+    text = f"Measured: {'; '.join(clauses)}."
+    deepest = max(p[2] for p in points)
+    if deepest < THESIS_DEPTH:
         missing = [f"the thesis' own depth, {THESIS_DEPTH} ply"]
     else:
-        missing = [f"{THESIS_DEPTH} ply {label}" for label, depths in
-                   (("without time stamping", off), ("with time stamping", on))
-                   if THESIS_DEPTH not in depths]
+        missing = []
+        for label, index in (("without time stamping", 0), ("with time stamping", 1)):
+            short = [size for size in sizes if THESIS_DEPTH not in depths_of[size][index]]
+            if short:
+                at = "" if short == sizes else f" at {', '.join(f'{s:g}K' for s in short)}"
+                missing.append(f"{THESIS_DEPTH} ply {label}{at}")
     other_sizes = [s for s in THESIS_SIZES if s not in sizes]
     if other_sizes:
         missing.append(f"tables of {', '.join(f'{s:g}K' for s in other_sizes)} positions")
