@@ -1,6 +1,6 @@
 """The facade between the protocol loop and the jitted core (Stockfish's `engine` split).
 
-It owns the position, a `Session` (the table, the searcher and the search profile), the
+It owns the position, the search runner (the table, the searcher and the search profile), the
 options, runs each search on a worker thread, and reports data to a `Listener`: iterations, the
 current move, the best move and plain-text notes. It writes no protocol text; the protocol
 loop (engine.uci) parses lines, calls these methods and turns what they report into UCI
