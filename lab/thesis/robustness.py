@@ -241,6 +241,11 @@ def _depths(depths) -> str:
     return ", ".join(map(str, depths))
 
 
+def _sizes(sizes) -> str:
+    """8, 16 -> "8K, 16K"."""
+    return ", ".join(f"{s:g}K" for s in sizes)
+
+
 def _scope(points) -> str:
     """What the table covers, size by size (sizes measured at the same depths share a
     clause), and what of the grid's plan (every size without time stamping at 3 ply to the
@@ -257,7 +262,7 @@ def _scope(points) -> str:
         where = [f"{label} at {_depths(list(depths))} ply"
                  for label, depths in (("without time stamping", off), ("with it", on))
                  if depths]
-        clauses.append(f"tables of {', '.join(f'{s:g}K' for s in group)} positions, "
+        clauses.append(f"tables of {_sizes(group)} positions, "
                        f"{' and '.join(where)}")
     text = f"Measured: {'; '.join(clauses)}."
     deepest = max(p[2] for p in points)
@@ -268,11 +273,11 @@ def _scope(points) -> str:
         for label, index in (("without time stamping", 0), ("with time stamping", 1)):
             short = [size for size in sizes if THESIS_DEPTH not in depths_of[size][index]]
             if short:
-                at = "" if short == sizes else f" at {', '.join(f'{s:g}K' for s in short)}"
+                at = "" if short == sizes else f" at {_sizes(short)}"
                 missing.append(f"{THESIS_DEPTH} ply {label}{at}")
     other_sizes = [s for s in THESIS_SIZES if s not in sizes]
     if other_sizes:
-        missing.append(f"tables of {', '.join(f'{s:g}K' for s in other_sizes)} positions")
+        missing.append(f"tables of {_sizes(other_sizes)} positions")
     if missing:
         text += (f" The grid's plan (`python -m lab.thesis.tt_experiments --only robustness`) "
                  f"has every table size without time stamping at 3-{THESIS_DEPTH} ply and "
