@@ -6,7 +6,7 @@ cutechess-cli wrote (its Termination tag: time forfeit, illegal move, abandoned,
 stalled connection) with W/D/L from TwoBig's side.
 
 cutechess-cli is not packaged for Debian and is not part of this repository: build it
-(README, "Soak") and pass its path with --cutechess or the CUTECHESS variable.
+(README, "Using TwoBig in a GUI") and pass its path with --cutechess or the CUTECHESS variable.
 
     python -m lab.matches.cutechess_soak --cutechess ~/cutechess/build/cutechess-cli \
         --games 200 --tc 1+0.01 --concurrency 4 --pgn docs/soak/cutechess_overload.pgn
