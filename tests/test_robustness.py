@@ -123,3 +123,25 @@ def test_the_section_names_each_choice_varied_and_says_when_root_lines_were_not(
     text = "\n".join(R.section(rows, GAMES))
     assert "a refutation line per root move, as ALIBABA kept them" in text
     assert "is not varied" not in text
+
+
+def test_a_point_with_cells_missing_is_left_out_and_named_as_partly_measured():
+    """A grid stopped part-way: at 16K the defaults ran with both key sets but the tie rule
+    only with the first. 16K is left out of every figure (its contrasts would rest on other
+    key sets than the defaults') and named with its cell count until the rest is in."""
+    rows = []
+    for size, seeds_of_ties in (("8", ("1", "2")), ("16", ("1",))):
+        for choice, seeds in (("", ("1", "2")), ("ties_new=0", seeds_of_ties)):
+            for seed in seeds:
+                for scheme in ("DEEP", "TwoDEEP", "BIG1", "TwoBig1"):
+                    rows.append(dict(_row(scheme, [1000] * 6, choice, seed), positions_k=size))
+    assert {key[1] for key in R.analyse(rows, GAMES)} == {8}
+    assert {key[0] for key in R.choice_effects(rows, GAMES)} == {8}
+    text = "\n".join(R.section(rows, GAMES))
+    assert "| 16K |" not in text
+    assert ("Partly measured, and left out until every scheme, choice and key set is in: "
+            "16K without time stamping at 5 ply (12 cells).") in text
+    completed = rows + [dict(_row(scheme, [1000] * 6, "ties_new=0", "2"), positions_k="16")
+                        for scheme in ("DEEP", "TwoDEEP", "BIG1", "TwoBig1")]
+    assert {key[1] for key in R.analyse(completed, GAMES)} == {8, 16}
+    assert "Partly measured" not in "\n".join(R.section(completed, GAMES))

@@ -453,7 +453,9 @@ def _data_dictionary() -> List[str]:
              "`experiment` to `key_seed`, with `pv_plies` and `choices`) over its depths; "
              "`python -m lab.thesis.tt_experiments --only E --scheme S --size K --depth D "
              "--force` runs one again, replacing its rows; `--merge OTHER.csv` adds the cells another "
-             "checkout or machine ran (the rows both hold must agree). Counters cover the deepest depth "
+             "checkout or machine ran (the rows both hold must agree); a grid stopped part-way can be "
+             "merged and resumed, since a robustness point enters the figures only once every "
+             "scheme, choice and key set is in. Counters cover the deepest depth "
              "of a cell only where it searched all its depths in one pass (no time stamping). "
              "Empty version columns: rows measured before those columns existed.", "",
              "| column | meaning |", "|---|---|"]
