@@ -1,11 +1,9 @@
 """One way to start a search: a profile and a table in, `Result`s out.
 
 The facade, the command line, bench, the lab's experiments and tactics runner and the
-benchmark scripts all search through a Session, so the searcher, the table and the profile
-are wired together in this one place.
-
-    session = Session(profile="paper", positions=64 * 1024, scheme=TWOBIG1, aging=True)
-    result = session.search(Board(fen), Limits(depth=7))
+benchmark scripts all search through the one class below (built with a profile, a table
+size and a scheme, then asked to search a board within limits), so the searcher, the table
+and the profile are wired together in this one place.
 """
 from typing import Callable, Optional
 
