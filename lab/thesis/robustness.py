@@ -33,6 +33,7 @@ CONTRASTS = (
     ("BIG1 vs DEEP", ("BIG1",), ("DEEP",)),
     ("two-level vs one-level", ("TwoBig1", "TwoDEEP"), ("BIG1", "DEEP")),
 )
+CONTRAST_SCHEMES = sorted({name for _, first, second in CONTRASTS for name in first + second})
 METRIC_COLUMNS = {"thesis_nodes": "per_position_thesis", "nodes": "per_position"}
 RESAMPLES = 4000
 MATERIAL = 0.5   # percent: a smaller difference is "within noise" even with a tight interval
@@ -109,16 +110,15 @@ def partial_points(cells: Dict[tuple, dict]) -> Dict[tuple, int]:
     the contrasts under a choice varied anywhere in the rows, at a key set run at the point.
     A grid stopped part-way leaves such points; they are reported once complete, so that
     every figure rests on the same key sets for every scheme and choice."""
-    schemes = {name for _, first, second in CONTRASTS for name in first + second}
     choices = {key[4] for key in cells}
     present = collections.defaultdict(set)
     for scheme, *point, choice, seed in cells:
-        if scheme in schemes:
+        if scheme in CONTRAST_SCHEMES:
             present[tuple(point)].add((scheme, choice, seed))
     partial = {}
     for point, have in present.items():
         seeds = {seed for _, _, seed in have}
-        if len(have) < len(schemes) * len(choices) * len(seeds):
+        if len(have) < len(CONTRAST_SCHEMES) * len(choices) * len(seeds):
             partial[point] = len(have)
     return partial
 
@@ -139,7 +139,6 @@ def choice_effects(rows: Sequence[dict], games: Sequence[str], metric: str = "th
     """{(size, stamping, depth, choice): (estimate, low, high)}: the nodes the four schemes
     searched together under a choice against under the defaults, on the key sets both ran."""
     cells = _cells(rows)
-    schemes = sorted({name for _, first, second in CONTRASTS for name in first + second})
     out = {}
     for point in sorted({key[1:4] for key in cells}):
         for choice in CHOICE_LABELS:
@@ -147,8 +146,8 @@ def choice_effects(rows: Sequence[dict], games: Sequence[str], metric: str = "th
                 continue
             seeds = sorted(set(_seeds(cells, point, choice)) & set(_seeds(cells, point, "")),
                            key=lambda s: int(s) if s else 0)
-            a = _matrix(cells, schemes, point, choice, seeds, metric) if seeds else None
-            b = _matrix(cells, schemes, point, "", seeds, metric) if seeds else None
+            a = _matrix(cells, CONTRAST_SCHEMES, point, choice, seeds, metric) if seeds else None
+            b = _matrix(cells, CONTRAST_SCHEMES, point, "", seeds, metric) if seeds else None
             if a is not None and b is not None:
                 out[point + (choice,)] = hierarchical_interval(a, b, games, blocks=point[1])
     return out
