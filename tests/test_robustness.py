@@ -70,7 +70,7 @@ def test_a_choice_s_own_effect_is_the_four_schemes_nodes_against_the_defaults():
 
 def test_the_section_states_what_it_measured_and_counts_the_verdicts_that_held():
     """Two depths, both short of the thesis' 7 ply: the scope sentence names them and says
-    that 7 ply is not measured; a contrast that holds is counted per verdict."""
+    that 7 ply is not in the table; a contrast that holds is counted per verdict."""
     rows = []
     for depth, big in (("5", 0.9), ("6", 1.0)):
         for seed in ("1", "2"):
@@ -82,18 +82,18 @@ def test_the_section_states_what_it_measured_and_counts_the_verdicts_that_held()
     text = "\n".join(R.section(rows, GAMES))
     assert "Measured: tables of 8K positions, without time stamping at 5-6 ply. " in text
     other_sizes = ", ".join(f"{s}K" for s in R.THESIS_SIZES if s != 8)
-    assert (f"not measured: the thesis' own depth, {R.THESIS_DEPTH} ply; tables of "
+    assert (f"not in the table: the thesis' own depth, {R.THESIS_DEPTH} ply; tables of "
             f"{other_sizes} positions") in text
     assert ("BIG1 vs DEEP: a property of the schemes at every point measured "
             "(fewer under every choice at 1, within noise under every choice at 1)") in text
     rows7 = [dict(r, depth=str(R.THESIS_DEPTH)) for r in rows]
     text7 = "\n".join(R.section(rows7, GAMES))
     assert "the thesis' own depth" not in text7
-    assert (f"not measured: {R.THESIS_DEPTH} ply with time stamping; tables of "
+    assert (f"not in the table: {R.THESIS_DEPTH} ply with time stamping; tables of "
             f"{other_sizes} positions") in text7
     every_point = [dict(r, positions_k=str(size), stamping=stamping)
                    for r in rows7 for size in R.THESIS_SIZES for stamping in ("False", "True")]
-    assert "not measured:" not in "\n".join(R.section(every_point, GAMES))
+    assert "not in the table:" not in "\n".join(R.section(every_point, GAMES))
 
 
 def test_the_scope_is_stated_per_table_size_when_sizes_differ_in_depths():
@@ -108,7 +108,7 @@ def test_the_scope_is_stated_per_table_size_when_sizes_differ_in_depths():
     text = "\n".join(R.section(rows, GAMES))
     assert ("Measured: tables of 8K positions, without time stamping at 5-6 ply; tables of "
             "16K positions, without time stamping at 7 ply and with it at 7 ply. ") in text
-    assert (f"not measured: {R.THESIS_DEPTH} ply without time stamping at 8K; "
+    assert (f"not in the table: {R.THESIS_DEPTH} ply without time stamping at 8K; "
             f"{R.THESIS_DEPTH} ply with time stamping at 8K; tables of ") in text
 
 

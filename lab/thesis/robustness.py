@@ -308,7 +308,7 @@ def _scope(points, partial=None) -> str:
     if missing:
         text += (f" The grid's plan (`python -m lab.thesis.tt_experiments --only robustness`) "
                  f"has every table size without time stamping at 3-{THESIS_DEPTH} ply and "
-                 f"with it at {THESIS_DEPTH} ply; not measured: {'; '.join(missing)}, so "
+                 f"with it at {THESIS_DEPTH} ply; not in the table: {'; '.join(missing)}, so "
                  f"the answer below is about the points in the table only.")
     if partial:
         text += (" Partly measured, and left out until every scheme, choice and key set is in: "
