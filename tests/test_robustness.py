@@ -82,17 +82,23 @@ def test_the_section_states_what_it_measured_and_counts_the_verdicts_that_held()
     text = "\n".join(R.section(rows, GAMES))
     assert "Measured: tables of 8K positions, without time stamping at 5-6 ply. " in text
     other_sizes = ", ".join(f"{s}K" for s in R.THESIS_SIZES if s != 8)
-    assert (f"not in the table: the thesis' own depth, {R.THESIS_DEPTH} ply; tables of "
-            f"{other_sizes} positions") in text
+    assert (f"not in the table: the thesis' own depth, {R.THESIS_DEPTH} ply; 3-4 ply without "
+            f"time stamping; tables of {other_sizes} positions") in text
     assert ("BIG1 vs DEEP: a property of the schemes at every point measured "
             "(fewer under every choice at 1, within noise under every choice at 1)") in text
     rows7 = [dict(r, depth=str(R.THESIS_DEPTH)) for r in rows]
     text7 = "\n".join(R.section(rows7, GAMES))
     assert "the thesis' own depth" not in text7
-    assert (f"not in the table: {R.THESIS_DEPTH} ply with time stamping; tables of "
-            f"{other_sizes} positions") in text7
-    every_point = [dict(r, positions_k=str(size), stamping=stamping)
-                   for r in rows7 for size in R.THESIS_SIZES for stamping in ("False", "True")]
+    assert (f"not in the table: {R.THESIS_DEPTH} ply with time stamping; 3-6 ply without time "
+            f"stamping; tables of {other_sizes} positions") in text7
+    every_size = [dict(r, positions_k=str(size), stamping=stamping)
+                  for r in rows7 for size in R.THESIS_SIZES for stamping in ("False", "True")]
+    text_sizes = "\n".join(R.section(every_size, GAMES))
+    assert "not in the table: 3-6 ply without time stamping, so the answer" in text_sizes
+    shallow = [dict(r, depth=str(depth), stamping="False")
+               for r in rows7 if r["positions_k"] == "8" for depth in range(3, R.THESIS_DEPTH)]
+    every_point = every_size + [dict(r, positions_k=str(size))
+                                for r in shallow for size in R.THESIS_SIZES]
     assert "not in the table:" not in "\n".join(R.section(every_point, GAMES))
 
 
@@ -109,7 +115,8 @@ def test_the_scope_is_stated_per_table_size_when_sizes_differ_in_depths():
     assert ("Measured: tables of 8K positions, without time stamping at 5-6 ply; tables of "
             "16K positions, without time stamping at 7 ply and with it at 7 ply. ") in text
     assert (f"not in the table: {R.THESIS_DEPTH} ply without time stamping at 8K; "
-            f"{R.THESIS_DEPTH} ply with time stamping at 8K; tables of ") in text
+            f"{R.THESIS_DEPTH} ply with time stamping at 8K; 3-4 ply without time stamping at "
+            "8K; 3-6 ply without time stamping at 16K; tables of ") in text
 
 
 def test_the_section_names_each_choice_varied_and_says_when_root_lines_were_not():

@@ -38,6 +38,7 @@ METRIC_COLUMNS = {"thesis_nodes": "per_position_thesis", "nodes": "per_position"
 RESAMPLES = 4000
 MATERIAL = 0.5   # percent: a smaller difference is "within noise" even with a tight interval
 THESIS_DEPTH = THESIS_DEPTHS["middle"]   # where the thesis made its headline comparisons
+FIRST_DEPTH = 3   # the grid's shallowest middle-game depth (Figure 2.8's first)
 
 
 def _counts(row, metric) -> np.ndarray:
@@ -302,13 +303,24 @@ def _scope(points, partial=None) -> str:
             if short:
                 at = "" if short == sizes else f" at {_sizes(short)}"
                 missing.append(f"{THESIS_DEPTH} ply {label}{at}")
+    # Without time stamping the plan also has every shallower depth, from FIRST_DEPTH up
+    shallow = {}   # shallower depths a size lacks without time stamping -> those sizes
+    for size in sizes:
+        lacking = tuple(d for d in range(FIRST_DEPTH, THESIS_DEPTH)
+                        if d not in depths_of[size][0])
+        if lacking:
+            shallow.setdefault(lacking, []).append(size)
+    for lacking, group in shallow.items():
+        at = "" if group == sizes else f" at {_sizes(group)}"
+        missing.append(f"{_depths(list(lacking))} ply without time stamping{at}")
     other_sizes = [s for s in THESIS_SIZES if s not in sizes]
     if other_sizes:
         missing.append(f"tables of {_sizes(other_sizes)} positions")
     if missing:
         text += (f" The grid's plan (`python -m lab.thesis.tt_experiments --only robustness`) "
-                 f"has every table size without time stamping at 3-{THESIS_DEPTH} ply and "
-                 f"with it at {THESIS_DEPTH} ply; not in the table: {'; '.join(missing)}, so "
+                 f"has every table size without time stamping at {FIRST_DEPTH}-{THESIS_DEPTH} "
+                 f"ply and with it at {THESIS_DEPTH} ply; not in the table: "
+                 f"{'; '.join(missing)}, so "
                  f"the answer below is about the points in the table only.")
     if partial:
         text += (" Partly measured, and left out until every scheme, choice and key set is in: "
