@@ -33,6 +33,7 @@ TWO_LEVEL = list(THESIS_TWO_LEVEL)
 # (endgame) ply, and the 9-ply check of the thesis' extrapolation from 7 ply.
 THESIS_DEPTHS = dict(middle=7, middle44=8, endgame=10, move_score=8, move_score_end=10,
                      extrapolation=9)
+FIRST_DEPTH = 3   # the shallowest depth of Figures 2.8-2.11, middle game and endgame
 # The thesis' table sizes in K positions (Figures 2.3-2.6: 8K to 1024K, doubling).
 THESIS_SIZES = [8, 16, 32, 64, 128, 256, 512, 1024]
 METRICS = {"nodes": "per_position", "thesis_nodes": "per_position_thesis"}

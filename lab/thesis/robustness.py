@@ -19,7 +19,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from lab.statistics import BOOTSTRAP_SEED, CONFIDENCE, THESIS_DEPTHS, THESIS_SIZES
+from lab.statistics import (BOOTSTRAP_SEED, CONFIDENCE, FIRST_DEPTH, THESIS_DEPTHS,
+                            THESIS_SIZES)
 
 CHOICE_LABELS = {
     "": "TwoBig's defaults",
@@ -38,7 +39,6 @@ METRIC_COLUMNS = {"thesis_nodes": "per_position_thesis", "nodes": "per_position"
 RESAMPLES = 4000
 MATERIAL = 0.5   # percent: a smaller difference is "within noise" even with a tight interval
 THESIS_DEPTH = THESIS_DEPTHS["middle"]   # where the thesis made its headline comparisons
-FIRST_DEPTH = 3   # the grid's shallowest middle-game depth (Figure 2.8's first)
 
 
 def _counts(row, metric) -> np.ndarray:
@@ -320,8 +320,8 @@ def _scope(points, partial=None) -> str:
         text += (f" The grid's plan (`python -m lab.thesis.tt_experiments --only robustness`) "
                  f"has every table size without time stamping at {FIRST_DEPTH}-{THESIS_DEPTH} "
                  f"ply and with it at {THESIS_DEPTH} ply; not in the table: "
-                 f"{'; '.join(missing)}, so "
-                 f"the answer below is about the points in the table only.")
+                 f"{'; '.join(missing)}, so the answer below is about the points in the table "
+                 f"only.")
     if partial:
         text += (" Partly measured, and left out until every scheme, choice and key set is in: "
                  + "; ".join(f"{size:g}K {'with' if stamped else 'without'} time stamping at "

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import click
 
-from lab.statistics import SCHEMES, THESIS_DEPTHS, THESIS_SIZES
+from lab.statistics import FIRST_DEPTH, SCHEMES, THESIS_DEPTHS, THESIS_SIZES
 from lab.thesis.experiments import (RESULTS_CSV, merge_rows, read_rows, rewrite_rows, run_grid,
                                      without_cells)
 
@@ -85,7 +85,7 @@ def plan(quick: bool, max_depth: int = None, key_seeds: int = None, endgame_dept
         noise_schemes, noise_sizes = NOISE_SCHEMES, [8]
         extrapolation = (EXTRAPOLATION_SET, max_depth + 2, 256)
         npv_plies, npv_sizes = [2, 3, 4, 5], mv_sizes
-    depths = list(range(3, max_depth + 1))
+    depths = list(range(FIRST_DEPTH, max_depth + 1))
     if key_seeds is None:
         key_seeds = 2 if quick else 3
     for stamping in (True, False):
@@ -100,7 +100,8 @@ def plan(quick: bool, max_depth: int = None, key_seeds: int = None, endgame_dept
     for scheme in SCHEMES:
         for size in end_sizes:
             runs.append(("schemes", dict(test_set="endgame", scheme=scheme, positions_k=size,
-                                         stamping=True), list(range(3, endgame_depth + 1))))
+                                         stamping=True),
+                         list(range(FIRST_DEPTH, endgame_depth + 1))))
     # Figure 2.10 and the no-table line of the plots: the search without a table (one search
     # per position gives every depth).
     runs.append(("no_table", dict(test_set="middle", scheme="TwoBig1", positions_k=sizes[0],
