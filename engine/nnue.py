@@ -18,10 +18,11 @@ stack's STACK_NN_KEY column. A ply's accumulator is built from the nearest ply a
 on the path whose stored key matches the position there, by replaying the moves between
 (ST_MOVE, ST_MOVED, ST_CAPTURED, ST_CASTLING_ROOK of each state row: two to four rows per
 move); a null move changes no input. Only when no such ply lies within NN_MAX_REPLAY plies is it summed
-from scratch. int16 cannot overflow: for each side one king and at most 15 other pieces,
-so a unit's bias, each side's largest king weight and the 15 largest of each side's
-per-square maxima over the other kinds stay below 2^15 (tests/test_nnue_engine.py checks
-the shipped weights; a replay's intermediate sums may wrap, int16 sums being modulo 2^16).
+from scratch. int16 cannot overflow: a side has one king and at most 15 other men (at most
+8 pawns, the other kinds their starting counts plus promotions), and the largest and
+smallest sums of such rows plus the bias stay within int16 (lab.network.nnue's
+accumulator_range; tests/test_nnue_engine.py checks the shipped weights; a replay's
+intermediate sums may wrap, int16 sums being modulo 2^16).
 """
 import numpy as np
 

@@ -335,16 +335,43 @@ def test_the_trainer_saves_only_a_network_the_accumulators_hold(tmp_path, monkey
 
 def test_the_accumulator_range_is_the_bias_plus_the_extreme_pieces():
     """One unit, every weight 1 except a king weight of 7 and an own-pawn weight of -3:
-    the top is the bias, two kings of 7 and 15 + 15 other pieces at 1 each; the bottom,
-    the bias and 15 pawns of -3 (the other side's pieces have no negative weight)."""
+    the top is the bias, two kings of 7 and 15 + 15 other men at 1 each; the bottom, the
+    bias and 8 pawns of -3 (a side has no more pawns; the other side's men have no
+    negative weight)."""
     w1 = np.ones((2, 6, 64, 1), dtype=np.int64)
     w1[:, 5, 10, 0] = 7
     w1[0, 0, 20:40, 0] = -3
     q = {"w1": w1.reshape(768, 1), "b1": np.array([100])}
-    assert nnue.accumulator_range(q) == (100 - 45, 100 + 7 + 7 + 30)
+    assert nnue.accumulator_range(q) == (100 - 24, 100 + 7 + 7 + 30)
     assert nnue.fits_int16(q)
     q["b1"] = np.array([2 ** 15 - 44])
     assert not nnue.fits_int16(q)
+
+
+def test_the_accumulator_range_counts_only_men_a_side_can_have():
+    """Queens at -5 on every square: nine at most (the first and eight promoted pawns), so
+    -45 per side where any 15 men would give -75; pawn weights on ranks 1 and 8, where no
+    pawn stands, count for nothing; knights and queens at +2: eleven of them at most (two
+    knights, a queen and eight promoted pawns), the bishops and rooks besides them at 0."""
+    w1 = np.zeros((2, 6, 64, 1), dtype=np.int64)
+    w1[:, 4, :, 0] = -5
+    w1[:, 0, :8, 0] = -100
+    w1[:, 0, 56:, 0] = 100
+    q = {"w1": w1.reshape(768, 1), "b1": np.array([0])}
+    assert nnue.accumulator_range(q) == (-90, 0)
+    w1[:, 4, :, 0] = 2
+    w1[:, 1, :, 0] = 2
+    assert nnue.accumulator_range({"w1": w1.reshape(768, 1), "b1": np.array([0])}) == (0, 2 * 11 * 2)
+
+
+def test_every_piece_count_is_reachable_by_promotions():
+    """The counts the range maximises over: a side's eight pawns are pawns or promoted, so
+    each count has 15 men besides the king and the promotions match the missing pawns."""
+    counts = nnue._piece_counts()
+    start = np.array(nnue.START_COUNTS)
+    assert (counts.sum(axis=1) == 15).all()
+    assert ((counts[:, 1:] - start[1:]).sum(axis=1) == 8 - counts[:, 0]).all()
+    assert (counts[:, 1:] >= start[1:]).all() and len({tuple(c) for c in counts}) == len(counts)
 
 
 def test_the_accumulator_range_covers_every_king_buckets_copy():

@@ -361,24 +361,52 @@ def from_quantized(q) -> Network:
                    np.asarray(q["b2"]).ravel() / (QA * QB))
 
 
+# A side's men besides its king: at most 8 pawns, and the starting count of each other kind
+# plus its promotions, which take pawns away (engine.types kinds, KING excluded).
+START_COUNTS = (8, 2, 2, 2, 1)          # pawn, knight, bishop, rook, queen
+PAWN_SQUARES = slice(8, 56)             # ranks 2-7, from either side's point of view
+
+
+def _piece_counts() -> np.ndarray:
+    """Every count of (pawns, knights, bishops, rooks, queens) a side can reach with all of
+    its eight pawns either still pawns or promoted: fewer men only drop rows, so the
+    extremes of a side's sum are among these."""
+    counts = []
+    for pawns in range(9):
+        left = 8 - pawns
+        for knights in range(left + 1):
+            for bishops in range(left - knights + 1):
+                for rooks in range(left - knights - bishops + 1):
+                    queens = left - knights - bishops - rooks
+                    counts.append((pawns, 2 + knights, 2 + bishops, 2 + rooks, 1 + queens))
+    return np.array(counts)
+
+
 def accumulator_range(q: dict) -> tuple:
     """(lowest, highest) value any hidden unit's accumulator can take in a legal position,
-    for the integer network `q` (quantized's arrays): the bias plus, for each side, its
-    king's most extreme weight and the 15 most extreme of its per-square extremes over the
-    other five kinds. Each side has one king and at most 15 other pieces on distinct squares,
-    so the bound is never short; it is loose (the sides' squares are taken apart, any kind
-    may stand anywhere). The engine keeps accumulators in int16: both ends must fit."""
-    hidden = q["b1"].size
+    for the integer network `q` (quantized's arrays). For each side: its king's most extreme
+    weight, plus, for each reachable count of each other kind (_piece_counts), that many of
+    the kind's most extreme weights on distinct squares (pawns on ranks 2-7 only). The bound
+    is never short; it is loose where it takes the sides' squares apart and lets two kinds
+    stand on one square. The engine keeps accumulators in int16: both ends must fit."""
+    counts = _piece_counts()
     lows, highs = [], []
     # one copy of the 768 inputs per king bucket: a view reads one copy at a time
-    for w1 in q["w1"].astype(np.int64).reshape(-1, 2, 6, 64, hidden):  # side, kind, square, unit
+    for w1 in q["w1"].astype(np.int64).reshape(-1, 2, 6, 64, q["b1"].size):  # side, kind, square, unit
         high = q["b1"].astype(np.int64).copy()
         low = high.copy()
         for side in range(2):
-            up = np.maximum(w1[side], 0)
-            down = np.minimum(w1[side], 0)
-            high += up[KING].max(axis=0) + np.sort(up[:KING].max(axis=0), axis=0)[-15:].sum(axis=0)
-            low += down[KING].min(axis=0) + np.sort(down[:KING].min(axis=0), axis=0)[:15].sum(axis=0)
+            for extreme, bound, sign in ((np.maximum, high, 1), (np.minimum, low, -1)):
+                kings = extreme(w1[side, KING], 0)
+                bound += sign * (sign * kings).max(axis=0)
+                # per kind, the sum of its c most extreme weights for c = 0..16 (sign-aligned)
+                best = np.zeros((KING, 17, w1.shape[-1]), dtype=np.int64)
+                for kind in range(KING):
+                    rows = w1[side, kind, PAWN_SQUARES] if kind == 0 else w1[side, kind]
+                    ordered = -np.sort(-sign * extreme(rows, 0), axis=0)
+                    best[kind, 1:len(ordered) + 1] = np.cumsum(ordered, axis=0)[:16]
+                totals = sum(best[kind, counts[:, kind]] for kind in range(KING))
+                bound += sign * totals.max(axis=0)
         lows.append(low.min())
         highs.append(high.max())
     return int(min(lows)), int(max(highs))
