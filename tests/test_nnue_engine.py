@@ -33,8 +33,8 @@ def test_no_accumulator_can_overflow_int16():
     one king and at most 15 other men (at most 8 pawns, the other kinds their starting
     counts plus promotions), each on its own square. lab.network.nnue's accumulator_range
     bounds each end of every hidden unit from the signed weights (the positive ones for the
-    top, the negative ones for the bottom). Replay's intermediate
-    sums need no bound: int16 sums wrap modulo 2^16, so only the final value has to fit."""
+    top, the negative ones for the bottom). Replay's intermediate sums need no bound: int16
+    sums wrap modulo 2^16, so only the final value has to fit."""
     q = np.load(NET)
     assert lab_nnue.fits_int16(q), lab_nnue.accumulator_range(q)
 

@@ -46,6 +46,7 @@ An engine's network (`quantized`) keeps the real rows alone. Positions:
 lab/network/label_positions.py files (`FEN;score;game`), split by game as texel_tune.py
 splits them.
 """
+import itertools
 import math
 from typing import NamedTuple
 
@@ -369,17 +370,12 @@ PAWN_SQUARES = slice(8, 56)             # ranks 2-7, from either side's point of
 
 def _piece_counts() -> np.ndarray:
     """Every count of (pawns, knights, bishops, rooks, queens) a side can reach with all of
-    its eight pawns either still pawns or promoted: fewer men only drop rows, so the
-    extremes of a side's sum are among these."""
-    counts = []
-    for pawns in range(9):
-        left = 8 - pawns
-        for knights in range(left + 1):
-            for bishops in range(left - knights + 1):
-                for rooks in range(left - knights - bishops + 1):
-                    queens = left - knights - bishops - rooks
-                    counts.append((pawns, 2 + knights, 2 + bishops, 2 + rooks, 1 + queens))
-    return np.array(counts)
+    its pawns either still pawns or promoted: fewer men only drop rows, so the extremes of
+    a side's sum are among these."""
+    pawns, *others = START_COUNTS
+    return np.array([(pawns - sum(promoted), *np.add(others, promoted))
+                     for promoted in itertools.product(range(pawns + 1), repeat=len(others))
+                     if sum(promoted) <= pawns])
 
 
 def accumulator_range(q: dict) -> tuple:
@@ -390,6 +386,7 @@ def accumulator_range(q: dict) -> tuple:
     is never short; it is loose where it takes the sides' squares apart and lets two kinds
     stand on one square. The engine keeps accumulators in int16: both ends must fit."""
     counts = _piece_counts()
+    most = counts.max()
     lows, highs = [], []
     # one copy of the 768 inputs per king bucket: a view reads one copy at a time
     for w1 in q["w1"].astype(np.int64).reshape(-1, 2, 6, 64, q["b1"].size):  # side, kind, square, unit
@@ -397,14 +394,13 @@ def accumulator_range(q: dict) -> tuple:
         low = high.copy()
         for side in range(2):
             for extreme, bound, sign in ((np.maximum, high, 1), (np.minimum, low, -1)):
-                kings = extreme(w1[side, KING], 0)
-                bound += sign * (sign * kings).max(axis=0)
-                # per kind, the sum of its c most extreme weights for c = 0..16 (sign-aligned)
-                best = np.zeros((KING, 17, w1.shape[-1]), dtype=np.int64)
+                bound += sign * (sign * extreme(w1[side, KING], 0)).max(axis=0)
+                # best[kind, c]: the sum of the kind's c largest weights times sign, c from 0
+                best = np.zeros((KING, most + 1, w1.shape[-1]), dtype=np.int64)
                 for kind in range(KING):
                     rows = w1[side, kind, PAWN_SQUARES] if kind == 0 else w1[side, kind]
                     ordered = -np.sort(-sign * extreme(rows, 0), axis=0)
-                    best[kind, 1:len(ordered) + 1] = np.cumsum(ordered, axis=0)[:16]
+                    best[kind, 1:] = np.cumsum(ordered, axis=0)[:most]
                 totals = sum(best[kind, counts[:, kind]] for kind in range(KING))
                 bound += sign * totals.max(axis=0)
         lows.append(low.min())
