@@ -8,7 +8,8 @@ from engine.nnue import network_eval_fresh
 from engine.codec import move_from, move_to
 from engine.movepick import HISTORY_LIMIT
 from engine.search import (
-    HISTORY_PRUNE_DEPTH, K_PROFILE, PROFILE_PLAY, new_search_state, search,
+    FUTILITY_MARGIN, HISTORY_PRUNE_DEPTH, K_PROFILE, PROFILE_PLAY, RFP_IMPROVING, RFP_MARGIN,
+    new_search_state, search,
 )
 from engine.tt import new_table, set_store_rules
 from engine.types import MATE, WHITE
@@ -38,18 +39,24 @@ def node_value(depth, alpha, beta, rook_history):
                       np.int64(beta), np.int64(1), NO, YES, NO))
 
 
-def window_below_static():
-    """A zero window just below the static evaluation (which does not see the rook hang):
-    too low for reverse futility or futility to cut, high enough that losing the rook
-    fails low."""
+def window_for(depth):
+    """A zero window where only the rook's fate decides: above the line where reverse
+    futility could cut (static - RFP_MARGIN x depth + RFP_IMPROVING), below both the value a rook move
+    saves (a full-window search with neutral histories) and the line where futility would
+    skip the quiet moves (static + FUTILITY_MARGIN x depth), so that losing the rook fails
+    low. The middle of that interval, since both ends move with the network's weights."""
     board = Board(HANGING_ROOK)
-    alpha = int(network_eval_fresh(board.P, board.T)) - 50
+    static = int(network_eval_fresh(board.P, board.T))
+    low = static - RFP_MARGIN * depth + RFP_IMPROVING
+    high = min(node_value(depth, -MATE, MATE, 0), static + FUTILITY_MARGIN * depth)
+    assert low + 2 < high, (depth, low, high)
+    alpha = (low + high) // 2
     return alpha, alpha + 1
 
 
 def test_rook_moves_with_a_bad_history_are_pruned_near_the_horizon():
-    alpha, beta = window_below_static()
     for depth in range(1, HISTORY_PRUNE_DEPTH + 1):
+        alpha, beta = window_for(depth)
         assert node_value(depth, alpha, beta, 0) > alpha, depth   # a rook move saves it
         # all pruned (at depth 1 late-move pruning alone would skip them too; at 2 and 3
         # only history pruning does)
@@ -57,7 +64,7 @@ def test_rook_moves_with_a_bad_history_are_pruned_near_the_horizon():
 
 
 def test_no_history_pruning_at_a_pv_node():
-    alpha, _ = window_below_static()
     for depth in range(1, HISTORY_PRUNE_DEPTH + 1):
+        alpha, _ = window_for(depth)
         # a PV node (full window) searches the rook moves whatever their history
         assert node_value(depth, -MATE, MATE, -HISTORY_LIMIT) > alpha, depth
