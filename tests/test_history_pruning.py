@@ -41,10 +41,11 @@ def node_value(depth, alpha, beta, rook_history):
 
 def window_for(depth):
     """A zero window where only the rook's fate decides: above the line where reverse
-    futility could cut (static - RFP_MARGIN x depth + RFP_IMPROVING), below both the value a rook move
-    saves (a full-window search with neutral histories) and the line where futility would
-    skip the quiet moves (static + FUTILITY_MARGIN x depth), so that losing the rook fails
-    low. The middle of that interval, since both ends move with the network's weights."""
+    futility could cut (static - RFP_MARGIN x depth + RFP_IMPROVING), below both the value
+    a rook move saves (a full-window search with neutral histories) and the line where
+    futility would skip the quiet moves (static + FUTILITY_MARGIN x depth), so that losing
+    the rook fails low. The middle of that interval, since both ends move with the
+    network's weights."""
     board = Board(HANGING_ROOK)
     static = int(network_eval_fresh(board.P, board.T))
     low = static - RFP_MARGIN * depth + RFP_IMPROVING
